@@ -1,0 +1,43 @@
+"""InsightShop: a clothing web shop with an AI shopping assistant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from .config import load_config
+from .extensions import csrf, db, htmx, migrate
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Application factory: configuration, extensions, blueprints, CLI and error handlers."""
+    app = Flask(__name__, instance_relative_config=True)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.update(load_config(app.instance_path, config))
+
+    from . import models  # noqa: F401  (registers the mappers)
+    from .services import search_index
+
+    db.init_app(app)
+    migrate.init_app(
+        app,
+        db,
+        directory=str(Path(app.root_path).parent / "migrations"),
+        render_as_batch=True,
+        compare_type=True,
+        include_name=search_index.include_in_migrations,
+    )
+    csrf.init_app(app)
+    htmx.init_app(app)
+
+    search_index.install_sync()
+
+    from .cli import register_cli
+    from .routes import register_blueprints
+    from .web import register_web
+
+    register_blueprints(app)
+    register_web(app)
+    register_cli(app)
+    return app

@@ -1,0 +1,69 @@
+"""Settings read from the environment when the app is created (never at import time)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+ENVIRONMENTS = ("development", "production", "testing")
+
+
+class ConfigError(RuntimeError):
+    """The environment does not describe a runnable configuration."""
+
+
+def load_config(instance_path: str, overrides: dict | None = None) -> dict:
+    """Build the Flask config mapping from the environment plus explicit overrides."""
+    overrides = dict(overrides or {})
+    env = overrides.get("APP_ENV") or os.environ.get("APP_ENV", "development")
+    if env not in ENVIRONMENTS:
+        raise ConfigError(f"APP_ENV must be one of {', '.join(ENVIRONMENTS)}, not {env!r}")
+    production = env == "production"
+    config = {
+        "APP_ENV": env,
+        "TESTING": env == "testing",
+        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL")
+        or "sqlite:///" + str(Path(instance_path) / "insightshop.db"),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "PORT": int(os.environ.get("PORT", "5000")),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": production,
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SECURE": production,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "CATALOG_PAGE_SIZE": 24,
+        "JSON_SORT_KEYS": False,
+    }
+    config.update(overrides)
+    if "SECRET_KEY" not in config:
+        config["SECRET_KEY"] = _secret_key(instance_path, production)
+    config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])
+    return config
+
+
+def normalise_database_url(url: str) -> str:
+    """Use the psycopg 3 driver for plain postgres:// URLs (as Heroku-style hosts hand them out)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _secret_key(instance_path: str, production: bool) -> str:
+    key = os.environ.get("SECRET_KEY")
+    if key:
+        return key
+    if production:
+        raise ConfigError("SECRET_KEY must be set in production")
+    # Development only: a random key kept under instance/ so sessions survive restarts.
+    key_file = Path(instance_path) / "secret_key"
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    key_file.write_text(key)
+    key_file.chmod(0o600)
+    return key

@@ -1,0 +1,79 @@
+"""Shop pages: home, catalog with facets and search-as-you-type, product pages and product pictures."""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, Response, abort, current_app, request
+
+from ..extensions import db
+from ..schemas.catalog import browse_params
+from ..services import catalog
+from ..services.illustrations import render_product_svg
+from ..services.vocabulary import CLOTHING_TYPES, COLORS
+from ..web import display
+from ..web.rendering import is_fragment_request, render_page
+
+shop = Blueprint("shop", __name__)
+
+
+@shop.get("/")
+def show_home():
+    return render_page(
+        "shop/home.html",
+        [],
+        featured=[display.card(p) for p in catalog.featured_products(8)],
+        new_arrivals=[display.card(p) for p in catalog.new_arrivals(8)],
+        departments=display.department_tiles(catalog.category_counts()),
+        type_links=display.type_links(),
+    )
+
+
+@shop.get("/catalog")
+def show_catalog():
+    query = browse_params(request.args, strict=False, default_per_page=current_app.config["CATALOG_PAGE_SIZE"])
+    results = catalog.search_catalog(query)
+    view = display.catalog_view(query, results, catalog.catalog_facets(query))
+    response = render_page("shop/catalog.html", ["results", "facets"], view=view, query=query)
+    if is_fragment_request():
+        # The canonical URL (no empty fields) is the one worth sharing and keeping in history.
+        response.headers["HX-Push-Url"] = display.catalog_url(query)
+    return response
+
+
+@shop.get("/products/<int:product_id>")
+def show_product(product_id: int):
+    product = catalog.get_product(product_id)
+    view = display.product_view(product, request.args.get("color"), request.args.get("size"))
+    related = [display.card(p) for p in catalog.related_products(product)]
+    return render_page("shop/product.html", ["product_main"], product=product, view=view, related=related)
+
+
+@shop.get("/products/<int:product_id>/image.svg")
+def product_image(product_id: int):
+    product = catalog.get_product(product_id, include_inactive=True)
+    color = request.args.get("color") or product.color
+    if color not in product.available_colors:
+        abort(404)
+    return _svg_response(render_product_svg(product.clothing_type, color))
+
+
+@shop.get("/illustrations/<clothing_type>/<color>.svg")
+def illustration(clothing_type: str, color: str):
+    if clothing_type not in CLOTHING_TYPES or color not in COLORS:
+        abort(404)
+    return _svg_response(render_product_svg(clothing_type, color))
+
+
+@shop.get("/healthz")
+def health():
+    db.session.execute(db.text("SELECT 1"))
+    return {"status": "ok"}
+
+
+def _svg_response(svg: str) -> Response:
+    response = Response(svg, mimetype="image/svg+xml")
+    response.set_etag(hashlib.sha256(svg.encode()).hexdigest()[:32])
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    return response.make_conditional(request)

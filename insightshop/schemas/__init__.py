@@ -1,0 +1,1 @@
+"""JSON Schemas of API request bodies and shared output shapes."""

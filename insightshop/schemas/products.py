@@ -1,0 +1,136 @@
+"""Product output shape shared by the JSON API and the tools (seed 001 field names, derived from variants)."""
+
+from __future__ import annotations
+
+from flask import url_for
+
+from ..models.catalog import Product, ProductVariant
+from ..services.catalog import CatalogPage, Facets
+
+MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$", "description": "Decimal amount as a string"}
+
+VARIANT_SCHEMA = {
+    "type": "object",
+    "required": ["id", "sku", "color", "size", "stock", "in_stock"],
+    "properties": {
+        "id": {"type": "integer"},
+        "sku": {"type": "string"},
+        "color": {"type": "string"},
+        "size": {"type": "string"},
+        "stock": {"type": "integer", "minimum": 0},
+        "in_stock": {"type": "boolean"},
+    },
+}
+
+PRODUCT_SCHEMA = {
+    "type": "object",
+    "required": ["id", "name", "slug", "price", "currency", "category", "clothing_type", "color",
+                 "available_colors", "available_sizes", "stock_quantity", "variants", "image_url", "url"],  # fmt: skip
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "slug": {"type": "string"},
+        "description": {"type": "string"},
+        "price": MONEY,
+        "currency": {"type": "string"},
+        "category": {"type": "string", "enum": ["men", "women", "kids"]},
+        "clothing_type": {"type": "string"},
+        "color": {"type": "string"},
+        "size": {"type": ["string", "null"], "description": "The only size, when the product has one size"},
+        "fabric": {"type": ["string", "null"]},
+        "season": {"type": ["string", "null"]},
+        "available_colors": {"type": "array", "items": {"type": "string"}},
+        "available_sizes": {"type": "array", "items": {"type": "string"}},
+        "stock_quantity": {"type": "integer", "minimum": 0},
+        "in_stock": {"type": "boolean"},
+        "rating": {"type": "number"},
+        "rating_count": {"type": "integer"},
+        "is_active": {"type": "boolean"},
+        "image_url": {"type": "string"},
+        "url": {"type": "string"},
+        "variants": {"type": "array", "items": VARIANT_SCHEMA},
+        "created_at": {"type": "string", "format": "date-time"},
+        "updated_at": {"type": "string", "format": "date-time"},
+    },
+}
+
+
+def variant_to_dict(variant: ProductVariant) -> dict:
+    return {
+        "id": variant.id,
+        "sku": variant.sku,
+        "color": variant.color,
+        "size": variant.size,
+        "stock": variant.stock,
+        "in_stock": variant.in_stock,
+    }
+
+
+def product_to_dict(product: Product) -> dict:
+    """A product as the API and the tools show it."""
+    sizes = product.available_sizes
+    return {
+        "id": product.id,
+        "name": product.name,
+        "slug": product.slug,
+        "description": product.description,
+        "price": f"{product.price:.2f}",
+        "currency": "USD",
+        "category": product.category,
+        "clothing_type": product.clothing_type,
+        "color": product.color,
+        "size": sizes[0] if len(sizes) == 1 else None,
+        "fabric": product.fabric,
+        "season": product.season,
+        "available_colors": product.available_colors,
+        "available_sizes": sizes,
+        "stock_quantity": product.stock_quantity,
+        "in_stock": product.stock_quantity > 0,
+        "rating": float(product.rating),
+        "rating_count": product.rating_count,
+        "is_active": product.is_active,
+        "image_url": url_for("shop.product_image", product_id=product.id),
+        "url": url_for("shop.show_product", product_id=product.id),
+        "variants": [variant_to_dict(v) for v in product.variants],
+        "created_at": product.created_at.isoformat(),
+        "updated_at": product.updated_at.isoformat(),
+    }
+
+
+def page_to_dict(page: CatalogPage) -> dict:
+    """A page of products with pagination metadata."""
+    return {
+        "products": [product_to_dict(p) for p in page.products],
+        "pagination": {
+            "page": page.page,
+            "per_page": page.per_page,
+            "total": page.total,
+            "pages": page.pages,
+            "has_next": page.has_next,
+            "has_prev": page.has_prev,
+        },
+        "interpreted_as": {
+            "terms": [list(group) for group in page.parsed.groups],
+            "categories": list(page.parsed.categories),
+            "sizes": list(page.parsed.sizes),
+            "broadened": page.broadened,
+        },
+    }
+
+
+def facets_to_dict(facets: Facets) -> dict:
+    return {
+        "facets": {
+            name: [{"value": v.value, "count": v.count, "selected": v.selected} for v in values]
+            for name, values in facets.values.items()
+        },
+        "price_ranges": [
+            {
+                "min_price": f"{band.min_price:.2f}",
+                "max_price": None if band.max_price is None else f"{band.max_price:.2f}",
+                "count": band.count,
+                "selected": band.selected,
+            }
+            for band in facets.price_bands
+        ],
+    }

@@ -1,0 +1,66 @@
+"""Domain errors: every service failure carries a stable code, a message and details."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    """Stable error codes of the JSON API and the tools; clients may branch on them."""
+
+    BAD_REQUEST = "bad_request"
+    INVALID_JSON = "invalid_json"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    VALIDATION_ERROR = "validation_error"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    FORBIDDEN = "forbidden"
+    UNAUTHORIZED = "unauthorized"
+    CSRF_FAILED = "csrf_failed"
+    CONFLICT = "conflict"
+    OUT_OF_STOCK = "out_of_stock"
+    RATE_LIMITED = "rate_limited"
+    UNAVAILABLE = "unavailable"
+    INTERNAL_ERROR = "internal_error"
+
+
+class DomainError(Exception):
+    """Base of all service errors; `status` is the HTTP status the API answers with."""
+
+    status = 400
+    default_code = ErrorCode.BAD_REQUEST
+
+    def __init__(self, message: str, *, code: ErrorCode | str | None = None, details: list[Any] | None = None):
+        super().__init__(message)
+        self.code = str(code or self.default_code)
+        self.message = message
+        self.details = details or []
+
+    def to_dict(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+
+
+class Invalid(DomainError):
+    status = 400
+    default_code = ErrorCode.VALIDATION_ERROR
+
+
+class NotFound(DomainError):
+    status = 404
+    default_code = ErrorCode.NOT_FOUND
+
+
+class Forbidden(DomainError):
+    status = 403
+    default_code = ErrorCode.FORBIDDEN
+
+
+class Conflict(DomainError):
+    status = 409
+    default_code = ErrorCode.CONFLICT
+
+
+class Unavailable(DomainError):
+    status = 503
+    default_code = ErrorCode.UNAVAILABLE

@@ -1,0 +1,13 @@
+"""HTTP plumbing shared by every blueprint: security headers, template filters, error pages."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import errors, filters, security_headers
+
+
+def register_web(app: Flask) -> None:
+    security_headers.init_app(app)
+    filters.init_app(app)
+    errors.init_app(app)

@@ -1,0 +1,355 @@
+"""Display-ready views for templates: labels, URLs and stock messages decided here, not in templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from flask import url_for
+
+from ..models.catalog import Product
+from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
+from ..services.vocabulary import CLOTHING_TYPES, COLORS, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
+from .filters import label, money
+
+LOW_STOCK = 5
+FACET_TITLES = {
+    "category": "Department",
+    "clothing_type": "Type",
+    "color": "Colour",
+    "size": "Size",
+    "fabric": "Fabric",
+    "season": "Season",
+}
+
+
+@dataclass
+class Card:
+    id: int
+    name: str
+    url: str
+    image_url: str
+    price: str
+    rating: str
+    rating_count: int
+    stars: str
+    department: str
+    colors: list[str]
+    badge: str | None
+
+
+@dataclass
+class Option:
+    value: str
+    label: str
+    count: int
+    selected: bool
+    input_id: str
+
+
+@dataclass
+class FacetGroup:
+    name: str
+    title: str
+    options: list[Option]
+    open: bool
+
+
+@dataclass
+class Link:
+    label: str
+    url: str
+    selected: bool = False
+
+
+@dataclass
+class CatalogView:
+    heading: str
+    summary: str
+    cards: list[Card]
+    facet_groups: list[FacetGroup]
+    price_links: list[Link]
+    chips: list[Link]
+    clear_url: str | None
+    sort_options: list[Option]
+    pages: list[Link | None]
+    prev_url: str | None
+    next_url: str | None
+    notice: str | None
+    text: str
+    min_price: str
+    max_price: str
+
+
+@dataclass
+class SizeOption:
+    size: str
+    url: str
+    available: bool
+    selected: bool
+    stock_note: str
+
+
+@dataclass
+class ColorOption:
+    color: str
+    label: str
+    url: str
+    selected: bool
+
+
+@dataclass
+class ProductView:
+    image_url: str
+    price: str
+    stars: str
+    rating: str
+    department: str
+    department_url: str
+    type_label: str
+    type_url: str
+    color_options: list[ColorOption]
+    size_options: list[SizeOption]
+    selected_color: str
+    selected_size: str | None
+    availability: str
+    availability_level: str
+    details: list[tuple[str, str]] = field(default_factory=list)
+
+
+def stars(rating: Decimal) -> str:
+    """Five stars, filled to the nearest whole star."""
+    filled = int(rating.quantize(Decimal("1"), rounding="ROUND_HALF_UP"))
+    return "★" * filled + "☆" * (5 - filled)
+
+
+def card(product: Product) -> Card:
+    """A product as a catalog tile."""
+    stock = product.stock_quantity
+    badge = "Sold out" if stock == 0 else ("Few left" if stock <= LOW_STOCK else None)
+    return Card(
+        id=product.id,
+        name=product.name,
+        url=url_for("shop.show_product", product_id=product.id),
+        image_url=url_for("shop.product_image", product_id=product.id),
+        price=money(product.price),
+        rating=f"{product.rating:.1f}",
+        rating_count=product.rating_count,
+        stars=stars(product.rating),
+        department=label(product.category, "category"),
+        colors=product.available_colors,
+        badge=badge,
+    )
+
+
+def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> CatalogView:
+    """Everything the catalog page shows for one query."""
+    departments = [label(c, "category") for c in query.category] or [label(c, "category") for c in results.parsed.categories]
+    heading = f"Search results for “{query.text}”" if query.text else (" & ".join(departments) or "All products")
+    noun = "product" if results.total == 1 else "products"
+    groups = [
+        FacetGroup(
+            name=name,
+            title=FACET_TITLES[name],
+            options=[
+                Option(v.value, label(v.value, name), v.count, v.selected, f"f-{name}-{v.value}")
+                for v in facets.values[name]
+            ],
+            open=name in ("category", "clothing_type", "color", "size") or any(v.selected for v in facets.values[name]),
+        )
+        for name in FACETS
+        if facets.values[name]
+    ]
+    return CatalogView(
+        heading=heading,
+        summary=f"{results.total:,} {noun}",
+        cards=[card(p) for p in results.products],
+        facet_groups=groups,
+        price_links=_price_links(query, facets),
+        chips=_chips(query),
+        clear_url=catalog_url(CatalogQuery(text=query.text, sort=query.sort)) if _has_filters(query) else None,
+        sort_options=[Option(s, SORT_LABELS[s], 0, s == query.sort, f"sort-{s}") for s in SORTS],
+        pages=_page_links(query, results),
+        prev_url=catalog_url(query, page=results.page - 1) if results.has_prev else None,
+        next_url=catalog_url(query, page=results.page + 1) if results.has_next else None,
+        notice="No product matched every word, so these match some of them." if results.broadened else None,
+        text=query.text,
+        min_price="" if query.min_price is None else f"{query.min_price:.2f}",
+        max_price="" if query.max_price is None else f"{query.max_price:.2f}",
+    )
+
+
+def catalog_url(query: CatalogQuery, **changes) -> str:
+    """The shareable catalog URL of a query, with some fields changed."""
+    values = {
+        "q": query.text or None,
+        **{facet: list(query.selected(facet)) or None for facet in FACETS},
+        "min_price": None if query.min_price is None else f"{query.min_price:.2f}",
+        "max_price": None if query.max_price is None else f"{query.max_price:.2f}",
+        "in_stock": "1" if query.in_stock else None,
+        "sort": None if query.sort == "relevance" else query.sort,
+        "page": None if query.page == 1 else query.page,
+    }
+    values.update(changes)
+    if values.get("sort") == "relevance":
+        values["sort"] = None
+    if values.get("page") == 1:
+        values["page"] = None
+    return url_for("shop.show_catalog", **{k: v for k, v in values.items() if v not in (None, [], "")})
+
+
+def product_view(product: Product, color: str | None, size: str | None) -> ProductView:
+    """The product page's pickers: colours, sizes with per-variant stock, and the chosen variant's availability."""
+    colors = product.available_colors
+    chosen_color = normalise_color(color) if color else None
+    chosen_color = chosen_color if chosen_color in colors else colors[0]
+    chosen_size = normalise_size(size) if size else None
+    in_color = {v.size: v for v in product.variants if v.color == chosen_color}
+    if chosen_size not in in_color:
+        chosen_size = None
+    size_options = [
+        SizeOption(
+            size=s,
+            url=url_for("shop.show_product", product_id=product.id, color=chosen_color, size=s),
+            available=in_color[s].stock > 0,
+            selected=s == chosen_size,
+            stock_note=_stock_note(in_color[s].stock),
+        )
+        for s in SIZES
+        if s in in_color
+    ]
+    availability, level = _availability(product, chosen_color, chosen_size, in_color)
+    return ProductView(
+        image_url=url_for("shop.product_image", product_id=product.id, color=chosen_color),
+        price=money(product.price),
+        stars=stars(product.rating),
+        rating=f"{product.rating:.1f}",
+        department=label(product.category, "category"),
+        department_url=url_for("shop.show_catalog", category=product.category),
+        type_label=label(product.clothing_type, "clothing_type"),
+        type_url=url_for("shop.show_catalog", category=product.category, clothing_type=product.clothing_type),
+        color_options=[
+            ColorOption(c, label(c), url_for("shop.show_product", product_id=product.id, color=c, size=chosen_size), c == chosen_color)
+            for c in colors
+        ],
+        size_options=size_options,
+        selected_color=chosen_color,
+        selected_size=chosen_size,
+        availability=availability,
+        availability_level=level,
+        details=[
+            ("Department", label(product.category, "category")),
+            ("Type", label(product.clothing_type)),
+            ("Fabric", label(product.fabric)),
+            ("Season", label(product.season)),
+            ("Colours", ", ".join(label(c) for c in colors)),
+            ("Sizes", ", ".join(product.available_sizes)),
+        ],
+    )
+
+
+def _stock_note(stock: int) -> str:
+    if stock == 0:
+        return "Out of stock"
+    if stock <= LOW_STOCK:
+        return f"Only {stock} left"
+    return "In stock"
+
+
+def _availability(product, color, size, in_color) -> tuple[str, str]:
+    if size:
+        stock = in_color[size].stock
+        if stock == 0:
+            return f"{label(color)} / {size} is out of stock", "out"
+        if stock <= LOW_STOCK:
+            return f"Only {stock} left in {label(color)} / {size}", "low"
+        return f"In stock in {label(color)} / {size} ({stock} available)", "ok"
+    total = sum(v.stock for v in in_color.values())
+    if total == 0:
+        return f"{label(color)} is sold out in every size", "out"
+    return "Choose a size to see its stock", "info"
+
+
+def _has_filters(query: CatalogQuery) -> bool:
+    return any(query.selected(f) for f in FACETS) or query.min_price is not None or query.max_price is not None or query.in_stock
+
+
+def _chips(query: CatalogQuery) -> list[Link]:
+    chips = []
+    for facet in FACETS:
+        for value in query.selected(facet):
+            remaining = [v for v in query.selected(facet) if v != value]
+            chips.append(Link(label(value, facet if facet != "clothing_type" else ""), catalog_url(query, **{facet: remaining or None, "page": 1})))
+    if query.min_price is not None or query.max_price is not None:
+        chips.append(Link(_price_label(query.min_price, query.max_price), catalog_url(query, min_price=None, max_price=None, page=1)))
+    if query.in_stock:
+        chips.append(Link("In stock", catalog_url(query, in_stock=None, page=1)))
+    return chips
+
+
+def _price_label(low: Decimal | None, high: Decimal | None) -> str:
+    if low and high:
+        return f"{money(low)} – {money(high)}"
+    if high:
+        return f"Under {money(high + Decimal('0.01'))}" if high % 1 == Decimal("0.99") else f"Up to {money(high)}"
+    return f"{money(low or Decimal(0))} and up"
+
+
+def _price_links(query: CatalogQuery, facets: Facets) -> list[Link]:
+    links = []
+    for band in facets.price_bands:
+        if band.count == 0 and not band.selected:
+            continue
+        high = None if band.max_price is None else band.max_price - Decimal("0.01")
+        text = _price_label(band.min_price or None, high) if band.min_price else f"Under {money(band.max_price)}"
+        url = (
+            catalog_url(query, min_price=None, max_price=None, page=1)
+            if band.selected
+            else catalog_url(query, min_price=f"{band.min_price:.2f}", max_price=None if high is None else f"{high:.2f}", page=1)
+        )
+        links.append(Link(f"{text} ({band.count})", url, band.selected))
+    return links
+
+
+def _page_links(query: CatalogQuery, results: CatalogPage) -> list[Link | None]:
+    """Page numbers around the current page, with None where a gap (…) goes."""
+    if results.pages <= 1:
+        return []
+    shown = sorted({1, results.pages, *range(max(1, results.page - 2), min(results.pages, results.page + 2) + 1)})
+    links: list[Link | None] = []
+    previous = 0
+    for number in shown:
+        if number - previous > 1:
+            links.append(None)
+        links.append(Link(str(number), catalog_url(query, page=number), number == results.page))
+        previous = number
+    return links
+
+
+@dataclass
+class DepartmentTile:
+    label: str
+    url: str
+    image_url: str
+    count: int
+
+
+DEPARTMENT_PICTURES = {"women": ("dress", "navy"), "men": ("shirt", "blue"), "kids": ("hoodie", "yellow")}
+
+
+def department_tiles(counts: dict[str, int]) -> list[DepartmentTile]:
+    """Home page department tiles with their product counts."""
+    return [
+        DepartmentTile(
+            label=label(category, "category"),
+            url=url_for("shop.show_catalog", category=category),
+            image_url=url_for("shop.illustration", clothing_type=kind, color=color),
+            count=counts.get(category, 0),
+        )
+        for category, (kind, color) in DEPARTMENT_PICTURES.items()
+    ]
+
+
+def type_links() -> list[Link]:
+    """One catalog link per clothing type."""
+    return [Link(label(t, "clothing_type"), url_for("shop.show_catalog", clothing_type=t)) for t in CLOTHING_TYPES]

@@ -1,0 +1,31 @@
+"""Jinja filters that format values for display (formatting only, no business rules)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from flask import Flask
+
+from ..services.vocabulary import CATEGORY_LABELS, CLOTHING_TYPE_LABELS, SORT_LABELS
+
+
+def money(value: Decimal | None, currency: str = "USD") -> str:
+    if value is None:
+        return ""
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(currency, currency + " ")
+    return f"{symbol}{value:,.2f}"
+
+
+def label(value: str | None, kind: str = "") -> str:
+    """Human label for a vocabulary value ("t-shirt" → "T-shirts" as a facet title)."""
+    if value is None:
+        return ""
+    if kind == "size":
+        return value
+    table = {"category": CATEGORY_LABELS, "clothing_type": CLOTHING_TYPE_LABELS, "sort": SORT_LABELS}.get(kind, {})
+    return table.get(value) or value.replace("-", " ").capitalize()
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_filter(money)
+    app.add_template_filter(label)
