@@ -1,0 +1,136 @@
+"""Test fixtures: a fresh app and database per test, on SQLite (default) or PostgreSQL (TEST_DATABASE_URL).
+
+The schema always comes from the Alembic migrations, built once per session; each test then gets
+its own copy (SQLite: a copied file) or an emptied schema (PostgreSQL: TRUNCATE ... RESTART IDENTITY).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+from flask_migrate import upgrade
+
+from insightshop import create_app
+from insightshop.extensions import db
+
+TEST_SECRET = "test-secret-" + uuid.uuid4().hex
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def pytest_report_header(config):
+    return f"database: {'PostgreSQL ' + POSTGRES_URL if POSTGRES_URL else 'SQLite'}"
+
+
+def _app_for(url: str, **extra):
+    return create_app({"APP_ENV": "testing", "SECRET_KEY": TEST_SECRET, "SQLALCHEMY_DATABASE_URI": url, **extra})
+
+
+def _postgres_schema_url(base: str, schema: str) -> str:
+    separator = "&" if "?" in base else "?"
+    return f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """The migrated schema every test starts from: ('sqlite', template file) or ('postgresql', url)."""
+    if POSTGRES_URL:
+        schema = f"insightshop_test_{os.getpid()}"
+        engine = sa.create_engine(_normalise(POSTGRES_URL))
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        url = _postgres_schema_url(_normalise(POSTGRES_URL), schema)
+        app = _app_for(url)
+        with app.app_context():
+            upgrade()
+            db.engine.dispose()
+        yield ("postgresql", url)
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+    else:
+        template = tmp_path_factory.mktemp("db") / "template.db"
+        app = _app_for(f"sqlite:///{template}")
+        with app.app_context():
+            upgrade()
+            db.engine.dispose()
+        yield ("sqlite", template)
+
+
+def _normalise(url: str) -> str:
+    from insightshop.config import normalise_database_url
+
+    return normalise_database_url(url)
+
+
+def _empty_postgres(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        tables = [
+            name
+            for name in sa.inspect(connection).get_table_names()
+            if name != "alembic_version"
+        ]
+        if tables:
+            quoted = ", ".join(f'"{name}"' for name in tables)
+            connection.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture
+def database_url(migrated_database, tmp_path) -> str:
+    kind, source = migrated_database
+    if kind == "postgresql":
+        _empty_postgres(source)
+        return source
+    target = tmp_path / "test.db"
+    shutil.copyfile(source, target)
+    return f"sqlite:///{target}"
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    app = _app_for(database_url)
+    app.instance_path = str(tmp_path / "instance")
+    with app.app_context():
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def htmx_client(app):
+    """A client whose requests look like htmx's (HX-Request: true)."""
+    client = app.test_client()
+    client.environ_base["HTTP_HX_REQUEST"] = "true"
+    return client
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def demo_catalog(app):
+    from insightshop.services.demo_catalog import seed_demo_catalog
+
+    seed_demo_catalog()
+    return app
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "browser" in Path(str(item.fspath)).parts:
+            item.add_marker(pytest.mark.browser)

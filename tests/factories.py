@@ -1,0 +1,59 @@
+"""Factories for test data, written through the ORM so the search index stays in sync as in production."""
+
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal
+
+from insightshop.extensions import db
+from insightshop.models.catalog import Product, ProductVariant
+from insightshop.services.demo_catalog import sku_for
+
+_sequence = itertools.count(1)
+
+
+def make_product(
+    name: str = "Classic Oxford Shirt",
+    *,
+    clothing_type: str = "shirt",
+    color: str = "white",
+    colors: tuple[str, ...] | None = None,
+    sizes: tuple[str, ...] = ("S", "M", "L"),
+    stock: int | dict[str, int] = 5,
+    category: str = "men",
+    price: str = "49.00",
+    description: str = "A dependable everyday piece.",
+    fabric: str | None = "cotton",
+    season: str | None = "all-season",
+    rating: str = "4.0",
+    rating_count: int = 10,
+    is_active: bool = True,
+    is_featured: bool = False,
+) -> Product:
+    """A product with one variant per colour × size; stock is per variant ("white/L": 2) or the same for all."""
+    number = next(_sequence)
+    product = Product(
+        name=name,
+        slug=f"{name.lower().replace(' ', '-')}-{number}",
+        description=description,
+        price=Decimal(price),
+        category=category,
+        clothing_type=clothing_type,
+        color=color,
+        fabric=fabric,
+        season=season,
+        rating=Decimal(rating),
+        rating_count=rating_count,
+        is_active=is_active,
+        is_featured=is_featured,
+    )
+    db.session.add(product)
+    db.session.flush()
+    for variant_color in colors or (color,):
+        for size in sizes:
+            units = stock.get(f"{variant_color}/{size}", 0) if isinstance(stock, dict) else stock
+            product.variants.append(
+                ProductVariant(color=variant_color, size=size, sku=sku_for(product.id, variant_color, size), stock=units)
+            )
+    db.session.commit()
+    return product

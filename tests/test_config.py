@@ -1,0 +1,71 @@
+import pytest
+
+from insightshop import create_app
+from insightshop.config import ConfigError, load_config, normalise_database_url
+
+
+def test_production_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("APP_ENV", "production")
+
+    with pytest.raises(ConfigError, match="SECRET_KEY"):
+        load_config(str(tmp_path))
+
+
+def test_production_cookies_are_secure(monkeypatch, tmp_path):
+    monkeypatch.setenv("APP_ENV", "production")
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+
+    config = load_config(str(tmp_path))
+
+    assert config["SECRET_KEY"] == "from-the-environment"
+    assert config["SESSION_COOKIE_SECURE"] is True and config["SESSION_COOKIE_HTTPONLY"] is True
+
+
+def test_development_generates_a_secret_key_once_under_instance(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("APP_ENV", "development")
+
+    first = load_config(str(tmp_path))["SECRET_KEY"]
+    second = load_config(str(tmp_path))["SECRET_KEY"]
+
+    assert first == second and len(first) >= 40
+    assert (tmp_path / "secret_key").read_text() == first
+    assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_database_defaults_to_sqlite_under_instance_and_port_to_5000(monkeypatch, tmp_path):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("PORT", raising=False)
+
+    config = load_config(str(tmp_path), {"SECRET_KEY": "x"})
+
+    assert config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path}/insightshop.db"
+    assert config["PORT"] == 5000
+
+
+def test_environment_overrides_database_and_port(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", "postgres://shop@db.internal/shop")
+    monkeypatch.setenv("PORT", "8080")
+
+    config = load_config(str(tmp_path), {"SECRET_KEY": "x"})
+
+    assert config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://shop@db.internal/shop"
+    assert config["PORT"] == 8080
+
+
+def test_unknown_environment_is_rejected(monkeypatch, tmp_path):
+    monkeypatch.setenv("APP_ENV", "staging-ish")
+    with pytest.raises(ConfigError):
+        load_config(str(tmp_path))
+
+
+def test_normalise_database_url_keeps_other_urls():
+    assert normalise_database_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert normalise_database_url("postgresql+psycopg://a/b") == "postgresql+psycopg://a/b"
+
+
+def test_create_app_reads_configuration_at_creation_time(monkeypatch, tmp_path):
+    monkeypatch.setenv("PORT", "6123")
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a.db"})
+    assert app.config["PORT"] == 6123
