@@ -1,0 +1,55 @@
+# InsightShop — the README's commands.
+#   make run    set up .venv, upgrade the database, seed an empty catalog, serve on http://127.0.0.1:$PORT
+#   make test   install test dependencies (and Chromium for the browser test), run every test
+#               on SQLite and on PostgreSQL (TEST_DATABASE_URL)
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+FLASK := $(VENV)/bin/flask --app insightshop
+PORT ?= 5000
+TEST_DATABASE_URL ?= postgresql+psycopg://root@127.0.0.1:5432/test
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run serve db test test-sqlite test-postgres browser-deps bench lint clean
+
+$(VENV)/.runtime: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+db: $(VENV)/.runtime
+	$(FLASK) db upgrade
+	if $(FLASK) catalog-empty; then $(FLASK) seed-demo; fi
+
+run: db
+	PORT=$(PORT) $(PY) run.py
+
+browser-deps:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "Installing Debian's chromium for the browser test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+test: test-sqlite test-postgres
+
+test-sqlite: $(VENV)/.dev browser-deps
+	$(PY) -m pytest
+
+test-postgres: $(VENV)/.dev
+	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -m "not browser"
+
+bench: $(VENV)/.dev
+	$(PY) bench/search.py
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check insightshop tests bench
+	$(VENV)/bin/ruff format --check insightshop tests bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache bench/.data
