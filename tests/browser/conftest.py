@@ -1,0 +1,54 @@
+"""A live server over the test database, and headless Debian Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def live_server(demo_catalog):
+    server = make_server("127.0.0.1", 0, demo_catalog, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser-deps)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.console_errors = []
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    yield page
+    context.close()
