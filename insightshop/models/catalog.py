@@ -20,6 +20,7 @@ class Product(TimestampMixin, db.Model):
         Index("ix_products_active_category_type", "is_active", "category", "clothing_type"),
         Index("ix_products_created_at", "created_at"),
         Index("ix_products_price", "price"),
+        Index("ix_products_rating", "rating", "rating_count"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

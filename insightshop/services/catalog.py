@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from sqlalchemy import Select, and_, case, exists, func, select
+from sqlalchemy import Select, and_, case, func, select
 
 from ..extensions import db
 from ..models.catalog import Product, ProductVariant
@@ -107,34 +107,36 @@ class Facets:
 def search_catalog(query: CatalogQuery) -> CatalogPage:
     """Active products matching the query, ranked and paginated; broadens to any-word match when all-words finds nothing."""
     parsed = parse_query(query.text)
-    statement, score = _filtered(query, parsed)
-    total = _count(statement)
+    plan = _plan(query, parsed)
+    total = _count(plan)
     broadened = False
     if total == 0 and len(parsed.groups) > 1:
-        statement, score = _filtered(query, parsed, any_group=True)
-        total = _count(statement)
+        plan = _plan(query, parsed, any_group=True)
+        total = _count(plan)
         broadened = total > 0
     page = max(1, query.page)
-    ordered = statement.order_by(*_ordering(query.sort, score))
-    products = list(
-        db.session.scalars(ordered.limit(query.per_page).offset((page - 1) * query.per_page))
-    )
+    products = _page(plan, query.sort, page, query.per_page)
     return CatalogPage(products, total, page, query.per_page, parsed, broadened)
 
 
 def catalog_facets(query: CatalogQuery) -> Facets:
     """Counts per facet value for the query, each facet counted without its own selection (multi-select)."""
     parsed = parse_query(query.text)
+    if len(parsed.groups) > 1 and _count(_plan(query, parsed)) == 0:
+        broaden = True  # counts follow the broadened results
+    else:
+        broaden = False
     values: dict[str, list[FacetValue]] = {}
     for facet in FACETS:
-        counts = _facet_counts(facet, query.without(facet), parsed)
+        counts = _facet_counts(facet, _plan(query.without(facet), parsed, any_group=broaden))
         chosen = set(query.selected(facet))
         values[facet] = [
             FacetValue(value, counts.get(value, 0), value in chosen)
             for value in FACET_VOCABULARY[facet]
             if counts.get(value) or value in chosen
         ]
-    return Facets(values, _price_band_counts(replace(query, min_price=None, max_price=None), parsed, query))
+    unpriced = _plan(replace(query, min_price=None, max_price=None), parsed, any_group=broaden)
+    return Facets(values, _price_band_counts(unpriced, query))
 
 
 def get_product(product_id: int, *, include_inactive: bool = False) -> Product:
@@ -184,32 +186,61 @@ def category_counts() -> dict[str, int]:
     return {category: count for category, count in rows}
 
 
-def _filtered(query: CatalogQuery, parsed: ParsedQuery, *, any_group: bool = False, product_columns=None):
-    """A select of active products with every filter applied, and the relevance score column (or None)."""
-    statement: Select = select(*(product_columns or (Product,))).where(Product.is_active)
-    score = None
-    if parsed.has_terms:
-        matches = search_index.match_subquery(db.session.get_bind(), parsed, any_group=any_group)
-        statement = statement.join(matches, matches.c.product_id == Product.id)
-        score = matches.c.score
-    categories = _intersect(query.category, parsed.categories)
-    if categories is not None:
-        statement = statement.where(Product.category.in_(categories))
-    for column, values in ((Product.clothing_type, query.clothing_type), (Product.fabric, query.fabric),
-                           (Product.season, query.season)):  # fmt: skip
-        if values:
-            statement = statement.where(column.in_(values))
-    if query.color:
-        statement = statement.where(_has_variant(ProductVariant.color.in_(query.color)))
-    sizes = _intersect(query.size, parsed.sizes)
-    if sizes is not None:
-        statement = statement.where(_has_variant(ProductVariant.size.in_(sizes), ProductVariant.stock > 0))
+@dataclass(frozen=True)
+class _Plan:
+    """How one query is answered: text groups and facet-token groups go to the full-text index,
+    prices to the products table."""
+
+    groups: tuple[tuple[str, ...], ...]
+    filters: tuple[tuple[str, ...], ...]
+    any_group: bool
+    min_price: Decimal | None
+    max_price: Decimal | None
+
+    @property
+    def uses_index(self) -> bool:
+        return bool(self.groups or self.filters)
+
+    @property
+    def filters_price(self) -> bool:
+        return self.min_price is not None or self.max_price is not None
+
+    def matches(self, *, with_score: bool = False):
+        return search_index.match_subquery(
+            db.session.get_bind(), self.groups, any_group=self.any_group, filters=self.filters, with_score=with_score
+        )
+
+    def index_args(self) -> dict:
+        return {"any_group": self.any_group, "filters": self.filters}
+
+
+def _plan(query: CatalogQuery, parsed: ParsedQuery, *, any_group: bool = False) -> _Plan:
+    filters = []
+    selections = {facet: query.selected(facet) for facet in FACETS}
+    selections["category"] = _intersect(query.category, parsed.categories)
+    selections["size"] = _intersect(query.size, parsed.sizes)
+    for facet, values in selections.items():
+        if values is not None and len(values) == 0 and facet in ("category", "size"):
+            filters.append(("nomatch",))  # the text and the facet ask for different departments/sizes
+        elif values:
+            filters.append(tuple(search_index.facet_token(facet, v) for v in values))
     if query.in_stock:
-        statement = statement.where(_has_variant(ProductVariant.stock > 0))
-    if query.min_price is not None:
-        statement = statement.where(Product.price >= query.min_price)
-    if query.max_price is not None:
-        statement = statement.where(Product.price <= query.max_price)
+        filters.append((search_index.IN_STOCK_TOKEN,))
+    return _Plan(parsed.groups, tuple(filters), any_group, query.min_price, query.max_price)
+
+
+def _filtered(plan: _Plan, *columns, with_score: bool = False):
+    """A select of the plan's active products (with the relevance score column when asked)."""
+    statement: Select = select(*(columns or (Product,))).where(Product.is_active)
+    score = None
+    if plan.uses_index:
+        matches = plan.matches(with_score=with_score)
+        statement = statement.join(matches, matches.c.product_id == Product.id)
+        score = matches.c.score if with_score else None
+    if plan.min_price is not None:
+        statement = statement.where(Product.price >= plan.min_price)
+    if plan.max_price is not None:
+        statement = statement.where(Product.price <= plan.max_price)
     return statement, score
 
 
@@ -220,12 +251,27 @@ def _intersect(chosen: tuple[str, ...], implied: tuple[str, ...]) -> tuple[str, 
     return chosen or implied or None
 
 
-def _has_variant(*conditions):
-    return exists().where(ProductVariant.product_id == Product.id, *conditions)
+def _count(plan: _Plan) -> int:
+    if plan.uses_index and not plan.filters_price:
+        # The index holds only active products, so it can count on its own.
+        statement = search_index.count_matches(db.session.get_bind(), plan.groups, **plan.index_args())
+        return db.session.scalar(statement) or 0
+    statement, _ = _filtered(plan, func.count(Product.id))
+    return db.session.scalar(statement) or 0
 
 
-def _count(statement: Select) -> int:
-    return db.session.scalar(select(func.count()).select_from(statement.order_by(None).subquery())) or 0
+def _page(plan: _Plan, sort: str, page: int, per_page: int) -> list[Product]:
+    offset = (page - 1) * per_page
+    if plan.groups and sort == "relevance" and not plan.filters_price:
+        # Rank inside the index, then load just one page of products.
+        ranked = search_index.ranked_ids(
+            db.session.get_bind(), plan.groups, **plan.index_args(), limit=per_page, offset=offset
+        )
+        ids = list(db.session.scalars(ranked))
+        found = {p.id: p for p in db.session.scalars(select(Product).where(Product.id.in_(ids)))}
+        return [found[i] for i in ids if i in found]
+    statement, score = _filtered(plan, with_score=bool(plan.groups) and sort == "relevance")
+    return list(db.session.scalars(statement.order_by(*_ordering(sort, score)).limit(per_page).offset(offset)))
 
 
 def _ordering(sort: str, score):
@@ -244,27 +290,26 @@ def _ordering(sort: str, score):
     return (Product.is_featured.desc(), *popularity, *tiebreak)
 
 
-def _facet_counts(facet: str, query: CatalogQuery, parsed: ParsedQuery) -> dict[str, int]:
+def _facet_counts(facet: str, plan: _Plan) -> dict[str, int]:
     if facet in ("color", "size"):
         column = getattr(ProductVariant, facet)
         conditions = [ProductVariant.stock > 0] if facet == "size" else []
-        base, _ = _filtered(query, parsed, product_columns=(Product.id,))
-        ids = base.subquery()
+        ids, _ = _filtered(plan, Product.id)
         statement = (
             select(column, func.count(func.distinct(ProductVariant.product_id)))
-            .where(ProductVariant.product_id.in_(select(ids.c.id)), *conditions)
+            .where(ProductVariant.product_id.in_(ids), *conditions)
             .group_by(column)
         )
     else:
         column = getattr(Product, facet)
-        base, _ = _filtered(query, parsed, product_columns=(column,))
+        base, _ = _filtered(plan, column)
         sub = base.subquery()
         statement = select(sub.c[facet], func.count()).group_by(sub.c[facet])
     return {value: count for value, count in db.session.execute(statement) if value is not None}
 
 
-def _price_band_counts(query: CatalogQuery, parsed: ParsedQuery, original: CatalogQuery) -> list[PriceBand]:
-    base, _ = _filtered(query, parsed, product_columns=(Product.price,))
+def _price_band_counts(plan: _Plan, original: CatalogQuery) -> list[PriceBand]:
+    base, _ = _filtered(plan, Product.price)
     sub = base.subquery()
     buckets = [
         func.sum(case((and_(sub.c.price >= low, *([sub.c.price < high] if high else [])), 1), else_=0))

@@ -13,15 +13,28 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from ..models.catalog import Product, ProductVariant
-from .search_terms import ParsedQuery, normalise_text
+from .search_terms import normalise_text
 
 # Column weights: a match on the garment type or colour says more than one in the description.
-SQLITE_COLUMNS = ("kind", "colors", "name", "material", "details")
-SQLITE_WEIGHTS = "10.0, 6.0, 4.0, 2.0, 1.0"
+# The facets column holds filter tokens (colwhite, szl, catmen, instock …) and never affects rank.
+SQLITE_COLUMNS = ("kind", "colors", "name", "material", "details", "facets")
+SQLITE_WEIGHTS = "10.0, 6.0, 4.0, 2.0, 1.0, 0.0"
+
+# Facet filters are answered by the index itself (posting-list intersections) instead of
+# joins over every matching product: the difference between milliseconds and a table scan.
+FACET_PREFIXES = {
+    "category": "cat",
+    "clothing_type": "type",
+    "color": "col",
+    "size": "sz",
+    "fabric": "fab",
+    "season": "sea",
+}
+IN_STOCK_TOKEN = "instock"
 
 SQLITE_DDL = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS product_search USING fts5("
-    "kind, colors, name, material, details, tokenize = 'porter unicode61')",
+    "kind, colors, name, material, details, facets, tokenize = 'porter unicode61', prefix = '2 3')",
 )
 POSTGRES_DDL = (
     "CREATE TABLE IF NOT EXISTS product_search ("
@@ -45,20 +58,39 @@ def create_schema(connection: Connection) -> None:
         connection.execute(text(statement))
 
 
-def product_document(product: dict, colors: Iterable[str]) -> dict[str, str]:
-    """The searchable text of one product, split into weighted fields."""
-    kind = normalise_text(product["clothing_type"]).replace("-", "")
+def facet_token(facet: str, value: str) -> str:
+    """The index word standing for one facet value, e.g. ("size", "XL") → "szxl"."""
+    return FACET_PREFIXES[facet] + "".join(ch for ch in value.lower() if ch.isalnum())
+
+
+def product_document(product: dict, variants: Iterable[tuple[str, str, int]]) -> dict[str, str]:
+    """The searchable text of one product, split into weighted fields; variants are (color, size, stock)."""
+    variants = list(variants)
+    colors = list(dict.fromkeys([product["color"], *(color for color, _, _ in variants)]))
+    sizes_in_stock = dict.fromkeys(size for _, size, stock in variants if stock > 0)
+    tokens = [
+        facet_token("category", product["category"]),
+        facet_token("clothing_type", product["clothing_type"]),
+        *(facet_token("color", color) for color in colors),
+        *(facet_token("size", size) for size in sizes_in_stock),
+        *([facet_token("fabric", product["fabric"])] if product.get("fabric") else []),
+        *([facet_token("season", product["season"])] if product.get("season") else []),
+        *([IN_STOCK_TOKEN] if sizes_in_stock else []),
+    ]
     return {
-        "kind": kind,
-        "colors": " ".join(dict.fromkeys([product["color"], *colors])),
+        "kind": normalise_text(product["clothing_type"]).replace("-", ""),
+        "colors": " ".join(colors),
         "name": normalise_text(product["name"]),
         "material": " ".join(filter(None, [product.get("fabric"), product.get("season")])),
         "details": normalise_text(product.get("description") or ""),
+        "facets": " ".join(tokens),
     }
 
 
 def reindex(connection: Connection, product_ids: Iterable[int] | None = None) -> int:
-    """(Re)build the index rows of the given products, or of every product when ids is None."""
+    """(Re)build the index rows of the given products, or of every product when ids is None.
+
+    Only active products are indexed, so a match is always something a shopper may see."""
     ids = None if product_ids is None else sorted(set(product_ids))
     if ids == []:
         return 0
@@ -78,32 +110,48 @@ def reindex(connection: Connection, product_ids: Iterable[int] | None = None) ->
     return len(products)
 
 
-def match_subquery(connection_or_dialect, query: ParsedQuery, *, any_group: bool = False):
-    """A subquery (product_id, score) of products matching the query; lower score ranks first."""
-    dialect = getattr(connection_or_dialect, "dialect", connection_or_dialect)
-    if dialect.name == "postgresql":
-        joiner = " | " if any_group else " & "
-        expression = joiner.join(
-            "(" + " | ".join(_pg_term(term) for term in group) + ")" for group in query.groups
-        )
-        sql = (
-            "SELECT product_id, -ts_rank(document, q, 1) AS score FROM product_search, "
-            "to_tsquery('english', :match) AS q WHERE document @@ q"
-        )
+def _match_sql(dialect, groups, any_group, filters, with_score) -> tuple[str, str]:
+    """SQL selecting product_id (and score) of matching products, and the bound match expression."""
+    postgres = dialect.name == "postgresql"
+    term = _pg_term if postgres else _fts_term
+    either, both = (" | ", " & ") if postgres else (" OR ", " AND ")
+    text_part = (either if any_group else both).join("(" + either.join(map(term, g)) + ")" for g in groups)
+    parts = ([f"({text_part})"] if text_part else []) + ["(" + either.join(map(term, f)) + ")" for f in filters]
+    expression = both.join(parts)
+    if postgres:
+        score = ", -ts_rank(document, q, 1) AS score" if with_score else ""
+        sql = f"SELECT product_id{score} FROM product_search, to_tsquery('english', :match) AS q WHERE document @@ q"
     else:
-        joiner = " OR " if any_group else " AND "
-        expression = joiner.join(
-            "(" + " OR ".join(_fts_term(term) for term in group) + ")" for group in query.groups
-        )
-        sql = (
-            f"SELECT rowid AS product_id, bm25(product_search, {SQLITE_WEIGHTS}) AS score "
-            "FROM product_search WHERE product_search MATCH :match"
-        )
-    return (
-        text(sql)
-        .bindparams(match=expression)
-        .columns(product_id=Integer, score=Float)
-        .subquery("matches")
+        score = f", bm25(product_search, {SQLITE_WEIGHTS}) AS score" if with_score else ""
+        sql = f"SELECT rowid AS product_id{score} FROM product_search WHERE product_search MATCH :match"
+    return sql, expression
+
+
+def match_subquery(connection_or_dialect, groups, *, any_group=False, filters=(), with_score=False):
+    """A common table expression (product_id[, score]) of active products matching the text groups
+    (all of them, or any with any_group) and every filter group; a lower score ranks first."""
+    dialect = getattr(connection_or_dialect, "dialect", connection_or_dialect)
+    sql, expression = _match_sql(dialect, groups, any_group, filters, with_score)
+    columns = {"product_id": Integer, **({"score": Float} if with_score else {})}
+    # Materialised so the index is queried once and drives the join; as a plain subquery SQLite may
+    # nest it inside a scan of products and run the full-text query once per product.
+    return text(sql).bindparams(match=expression).columns(**columns).cte("matches").prefix_with("MATERIALIZED")
+
+
+def count_matches(connection_or_dialect, groups, *, any_group=False, filters=()):
+    """How many active products match, counted inside the index."""
+    dialect = getattr(connection_or_dialect, "dialect", connection_or_dialect)
+    sql, expression = _match_sql(dialect, groups, any_group, filters, False)
+    return text(f"SELECT count(*) FROM ({sql}) AS matches").bindparams(match=expression)
+
+
+def ranked_ids(connection_or_dialect, groups, *, any_group=False, filters=(), limit: int, offset: int = 0):
+    """One page of matching product ids, best match first, ranked inside the index."""
+    dialect = getattr(connection_or_dialect, "dialect", connection_or_dialect)
+    sql, expression = _match_sql(dialect, groups, any_group, filters, True)
+    # A plain ORDER BY … LIMIT lets SQLite keep a top-N sorter instead of sorting every match.
+    return text(f"{sql} ORDER BY score, product_id DESC LIMIT :limit OFFSET :offset").bindparams(
+        match=expression, limit=limit, offset=offset
     )
 
 
@@ -125,20 +173,22 @@ def _sync_after_flush(session: Session, _flush_context) -> None:
 
 
 def _load_documents(connection: Connection, ids: list[int] | None) -> list[dict]:
-    columns = (Product.id, Product.name, Product.clothing_type, Product.color, Product.fabric,
+    columns = (Product.id, Product.name, Product.category, Product.clothing_type, Product.color, Product.fabric,
                Product.season, Product.description)  # fmt: skip
-    colors: dict[int, list[str]] = {}
+    variants: dict[int, list[tuple[str, str, int]]] = {}
     rows = []
     for chunk in [None] if ids is None else _chunks(ids, 500):
-        product_query = select(*columns)
-        variant_query = select(ProductVariant.product_id, ProductVariant.color).order_by(ProductVariant.id)
+        product_query = select(*columns).where(Product.is_active)
+        variant_query = select(
+            ProductVariant.product_id, ProductVariant.color, ProductVariant.size, ProductVariant.stock
+        ).order_by(ProductVariant.id)
         if chunk is not None:
             product_query = product_query.where(Product.id.in_(chunk))
             variant_query = variant_query.where(ProductVariant.product_id.in_(chunk))
         rows.extend(connection.execute(product_query).mappings().all())
-        for product_id, color in connection.execute(variant_query):
-            colors.setdefault(product_id, []).append(color)
-    return [{"id": row["id"], **product_document(dict(row), colors.get(row["id"], []))} for row in rows]
+        for product_id, color, size, stock in connection.execute(variant_query):
+            variants.setdefault(product_id, []).append((color, size, stock))
+    return [{"id": row["id"], **product_document(dict(row), variants.get(row["id"], []))} for row in rows]
 
 
 def _insert_sql(connection: Connection) -> str:
@@ -147,11 +197,11 @@ def _insert_sql(connection: Connection) -> str:
             "INSERT INTO product_search (product_id, document) VALUES (:id, "
             "setweight(to_tsvector('english', :kind), 'A') || setweight(to_tsvector('english', :colors), 'A') || "
             "setweight(to_tsvector('english', :name), 'B') || setweight(to_tsvector('english', :material), 'C') || "
-            "setweight(to_tsvector('english', :details), 'D'))"
+            "setweight(to_tsvector('english', :details), 'D') || to_tsvector('english', :facets))"
         )
     return (
-        "INSERT INTO product_search (rowid, kind, colors, name, material, details) "
-        "VALUES (:id, :kind, :colors, :name, :material, :details)"
+        "INSERT INTO product_search (rowid, kind, colors, name, material, details, facets) "
+        "VALUES (:id, :kind, :colors, :name, :material, :details, :facets)"
     )
 
 

@@ -47,6 +47,7 @@ def upgrade():
         batch_op.create_index('ix_products_active_category_type', ['is_active', 'category', 'clothing_type'], unique=False)
         batch_op.create_index('ix_products_created_at', ['created_at'], unique=False)
         batch_op.create_index('ix_products_price', ['price'], unique=False)
+        batch_op.create_index('ix_products_rating', ['rating', 'rating_count'], unique=False)
 
     op.create_table('product_variants',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -77,7 +78,7 @@ def upgrade():
     else:
         op.execute(
             "CREATE VIRTUAL TABLE product_search USING fts5("
-            "kind, colors, name, material, details, tokenize = 'porter unicode61')"
+            "kind, colors, name, material, details, facets, tokenize = 'porter unicode61', prefix = '2 3')"
         )
 
 
@@ -91,6 +92,7 @@ def downgrade():
 
     op.drop_table('product_variants')
     with op.batch_alter_table('products', schema=None) as batch_op:
+        batch_op.drop_index('ix_products_rating')
         batch_op.drop_index('ix_products_price')
         batch_op.drop_index('ix_products_created_at')
         batch_op.drop_index('ix_products_active_category_type')

@@ -171,3 +171,36 @@ def test_price_bands_count_matching_products():
     bands = {(str(b.min_price), str(b.max_price)): b.count for b in catalog_facets(CatalogQuery()).price_bands}
 
     assert bands == {("0", "25"): 1, ("25", "50"): 1, ("50", "100"): 0, ("100", "200"): 0, ("200", "None"): 1}
+
+
+def test_deactivating_a_product_or_selling_out_a_size_updates_search():
+    product = make_product("Harbour Jacket", clothing_type="jacket", sizes=("M", "L"), stock=3)
+    assert search_catalog(CatalogQuery(size=("L",))).total == 1
+
+    product.variant_for("white", "L").stock = 0
+    db.session.commit()
+    assert search_catalog(CatalogQuery(size=("L",))).total == 0
+    assert search_catalog(CatalogQuery(size=("M",), in_stock=True)).total == 1
+
+    product.is_active = False
+    db.session.commit()
+    assert search_catalog(CatalogQuery(text="harbour")).total == 0
+    assert catalog_facets(CatalogQuery(text="harbour")).values["category"] == []
+
+
+def test_text_department_and_a_different_chosen_department_find_nothing():
+    make_product("Everyday Hoodie", clothing_type="hoodie", category="men")
+    make_product("Everyday Hoodie", clothing_type="hoodie", category="women")
+
+    assert search_catalog(CatalogQuery(text="ladies hoodie", category=("men",))).total == 0
+    assert search_catalog(CatalogQuery(text="ladies hoodie", category=("men", "women"))).total == 1
+
+
+def test_second_page_of_ranked_results_continues_the_first():
+    for number in range(5):
+        make_product(f"Field Jacket {number}", clothing_type="jacket")
+
+    first = search_catalog(CatalogQuery(text="jacket", per_page=3))
+    second = search_catalog(CatalogQuery(text="jacket", per_page=3, page=2))
+
+    assert len({p.id for p in first.products} | {p.id for p in second.products}) == 5
