@@ -98,7 +98,13 @@ def like_search(query: CatalogQuery) -> tuple[int, list[Product]]:
                 *(
                     column.ilike(f"%{term.rstrip('*')}%")
                     for term in group
-                    for column in (Product.name, Product.clothing_type, Product.color, Product.fabric, Product.description)
+                    for column in (
+                        Product.name,
+                        Product.clothing_type,
+                        Product.color,
+                        Product.fabric,
+                        Product.description,
+                    )
                 )
             )
         )
@@ -112,12 +118,16 @@ def like_search(query: CatalogQuery) -> tuple[int, list[Product]]:
     sizes = _intersect(query.size, parsed.sizes)
     if sizes:
         statement = statement.where(
-            sa.exists().where(ProductVariant.product_id == Product.id, ProductVariant.size.in_(sizes), ProductVariant.stock > 0)
+            sa.exists().where(
+                ProductVariant.product_id == Product.id, ProductVariant.size.in_(sizes), ProductVariant.stock > 0
+            )
         )
     if query.max_price is not None:
         statement = statement.where(Product.price <= query.max_price)
     total = db.session.scalar(select(func.count()).select_from(statement.subquery()))
-    order = {"price_low": Product.price.asc(), "newest": Product.created_at.desc()}.get(query.sort, Product.rating.desc())
+    order = {"price_low": Product.price.asc(), "newest": Product.created_at.desc()}.get(
+        query.sort, Product.rating.desc()
+    )
     return total, list(db.session.scalars(statement.order_by(order, Product.id).limit(24)))
 
 

@@ -72,11 +72,7 @@ def _normalise(url: str) -> str:
 def _empty_postgres(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as connection:
-        tables = [
-            name
-            for name in sa.inspect(connection).get_table_names()
-            if name != "alembic_version"
-        ]
+        tables = [name for name in sa.inspect(connection).get_table_names() if name != "alembic_version"]
         if tables:
             quoted = ", ".join(f'"{name}"' for name in tables)
             connection.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))

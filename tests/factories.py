@@ -53,7 +53,9 @@ def make_product(
         for size in sizes:
             units = stock.get(f"{variant_color}/{size}", 0) if isinstance(stock, dict) else stock
             product.variants.append(
-                ProductVariant(color=variant_color, size=size, sku=sku_for(product.id, variant_color, size), stock=units)
+                ProductVariant(
+                    color=variant_color, size=size, sku=sku_for(product.id, variant_color, size), stock=units
+                )
             )
     db.session.commit()
     return product

@@ -35,9 +35,7 @@ Money = Numeric(10, 2, asdecimal=True)
 
 class TimestampMixin:
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
-    updated_at: Mapped[datetime] = mapped_column(
-        UTCDateTime, default=utcnow, onupdate=utcnow, nullable=False
-    )
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow, nullable=False)
 
 
 __all__ = ["Decimal", "Money", "TimestampMixin", "UTCDateTime", "utcnow"]

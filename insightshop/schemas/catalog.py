@@ -9,7 +9,15 @@ from werkzeug.datastructures import MultiDict
 from ..services.catalog import FACETS, CatalogQuery
 from ..services.errors import Invalid
 from ..services.vocabulary import (
-    CATEGORIES, CLOTHING_TYPES, COLORS, FABRICS, SEASONS, SIZES, SORTS, normalise_color, normalise_size,
+    CATEGORIES,
+    CLOTHING_TYPES,
+    COLORS,
+    FABRICS,
+    SEASONS,
+    SIZES,
+    SORTS,
+    normalise_color,
+    normalise_size,
 )  # fmt: skip
 from .validation import validate
 

@@ -111,8 +111,10 @@ def build_openapi(server_url: str = "/") -> dict:
                     "operationId": "listProducts",
                     "summary": "Browse and search active products with filters, sort and pagination",
                     "parameters": _query_parameters(),
-                    "responses": {**_json_ok("#/components/schemas/ProductPage", "A page of products"),
-                                  **_error_responses(400)},  # fmt: skip
+                    "responses": {
+                        **_json_ok("#/components/schemas/ProductPage", "A page of products"),
+                        **_error_responses(400),
+                    },  # fmt: skip
                 }
             },
             "/api/products/facets": {
@@ -120,8 +122,10 @@ def build_openapi(server_url: str = "/") -> dict:
                     "operationId": "productFacets",
                     "summary": "Facet value counts for the same query parameters",
                     "parameters": _query_parameters(),
-                    "responses": {**_json_ok("#/components/schemas/FacetCounts", "Facet counts"),
-                                  **_error_responses(400)},  # fmt: skip
+                    "responses": {
+                        **_json_ok("#/components/schemas/FacetCounts", "Facet counts"),
+                        **_error_responses(400),
+                    },  # fmt: skip
                 }
             },
             "/api/products/search": {
@@ -132,8 +136,10 @@ def build_openapi(server_url: str = "/") -> dict:
                         "required": True,
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchRequest"}}},
                     },
-                    "responses": {**_json_ok("#/components/schemas/ProductPage", "A page of products"),
-                                  **_error_responses(400, 415)},  # fmt: skip
+                    "responses": {
+                        **_json_ok("#/components/schemas/ProductPage", "A page of products"),
+                        **_error_responses(400, 415),
+                    },  # fmt: skip
                 }
             },
             "/api/products/{product_id}": {
@@ -141,7 +147,12 @@ def build_openapi(server_url: str = "/") -> dict:
                     "operationId": "getProduct",
                     "summary": "One active product with its variants and per-variant stock",
                     "parameters": [
-                        {"name": "product_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+                        {
+                            "name": "product_id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "integer", "minimum": 1},
+                        }
                     ],
                     "responses": {
                         "200": {

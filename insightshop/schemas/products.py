@@ -24,8 +24,22 @@ VARIANT_SCHEMA = {
 
 PRODUCT_SCHEMA = {
     "type": "object",
-    "required": ["id", "name", "slug", "price", "currency", "category", "clothing_type", "color",
-                 "available_colors", "available_sizes", "stock_quantity", "variants", "image_url", "url"],  # fmt: skip
+    "required": [
+        "id",
+        "name",
+        "slug",
+        "price",
+        "currency",
+        "category",
+        "clothing_type",
+        "color",
+        "available_colors",
+        "available_sizes",
+        "stock_quantity",
+        "variants",
+        "image_url",
+        "url",
+    ],  # fmt: skip
     "properties": {
         "id": {"type": "integer"},
         "name": {"type": "string"},

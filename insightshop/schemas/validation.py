@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -11,7 +11,7 @@ from jsonschema.exceptions import ValidationError
 from ..services.errors import Invalid
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator_for(schema_json: str) -> Draft202012Validator:
     import json
 

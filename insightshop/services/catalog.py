@@ -122,10 +122,8 @@ def search_catalog(query: CatalogQuery) -> CatalogPage:
 def catalog_facets(query: CatalogQuery) -> Facets:
     """Counts per facet value for the query, each facet counted without its own selection (multi-select)."""
     parsed = parse_query(query.text)
-    if len(parsed.groups) > 1 and _count(_plan(query, parsed)) == 0:
-        broaden = True  # counts follow the broadened results
-    else:
-        broaden = False
+    # Counts follow the results: when all-words matched nothing, the page shows any-word matches.
+    broaden = len(parsed.groups) > 1 and _count(_plan(query, parsed)) == 0
     values: dict[str, list[FacetValue]] = {}
     for facet in FACETS:
         counts = _facet_counts(facet, _plan(query.without(facet), parsed, any_group=broaden))

@@ -46,8 +46,12 @@ def seed_demo_catalog() -> SeedResult:
         for color in item["colors"]:
             for size in item["sizes"]:
                 product.variants.append(
-                    ProductVariant(color=color, size=size, sku=sku_for(product.id, color, size),
-                                   stock=item["stock"].get(f"{color}/{size}", 0))  # fmt: skip
+                    ProductVariant(
+                        color=color,
+                        size=size,
+                        sku=sku_for(product.id, color, size),
+                        stock=item["stock"].get(f"{color}/{size}", 0),
+                    )  # fmt: skip
                 )
         created += 1
     db.session.commit()

@@ -70,8 +70,41 @@ CATEGORY_WORDS = {
 SIZE_WORDS = {k: v for k, v in SIZE_ALIASES.items() if " " not in k and len(k) > 1}
 
 STOPWORDS = frozenset(
-    "a an and the for with in on of to my me i im we you some any all show find get want need "
-    "looking look search please something nice new size sized".split()
+    [
+        "a",
+        "an",
+        "and",
+        "the",
+        "for",
+        "with",
+        "in",
+        "on",
+        "of",
+        "to",
+        "my",
+        "me",
+        "i",
+        "im",
+        "we",
+        "you",
+        "some",
+        "any",
+        "all",
+        "show",
+        "find",
+        "get",
+        "want",
+        "need",
+        "looking",
+        "look",
+        "search",
+        "please",
+        "something",
+        "nice",
+        "new",
+        "size",
+        "sized",
+    ]
 )
 
 WORD = re.compile(r"[a-z0-9]+")

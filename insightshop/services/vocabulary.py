@@ -9,7 +9,9 @@ CLOTHING_TYPES = (
     "shirt", "t-shirt", "polo", "blouse", "sweater", "hoodie", "jacket", "coat",
     "jeans", "pants", "shorts", "skirt", "dress", "pajamas", "socks", "sneakers",
 )  # fmt: skip
-CLOTHING_TYPE_LABELS = {t: ("T-shirts" if t == "t-shirt" else t.capitalize() + ("" if t.endswith("s") else "s")) for t in CLOTHING_TYPES}
+CLOTHING_TYPE_LABELS = {
+    t: ("T-shirts" if t == "t-shirt" else t.capitalize() + ("" if t.endswith("s") else "s")) for t in CLOTHING_TYPES
+}
 CLOTHING_TYPE_LABELS.update({"jeans": "Jeans", "pants": "Pants", "shorts": "Shorts", "pajamas": "Pajamas",
                              "socks": "Socks", "sneakers": "Sneakers", "dress": "Dresses", "blouse": "Blouses"})  # fmt: skip
 
@@ -55,7 +57,7 @@ def normalise_size(value: str | None) -> str | None:
     """Map "large", "l", "L" to "L"; None when the value is not a shop size."""
     if value is None:
         return None
-    return SIZE_ALIASES.get(" ".join(value.lower().replace("-", " ").split()), None) or (
+    return SIZE_ALIASES.get(" ".join(value.lower().replace("-", " ").split())) or (
         value.upper() if value.upper() in SIZES else None
     )
 

@@ -9,7 +9,7 @@ from flask import url_for
 
 from ..models.catalog import Product
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
-from ..services.vocabulary import CLOTHING_TYPES, COLORS, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
+from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
 from .filters import label, money
 
 LOW_STOCK = 5
@@ -144,7 +144,9 @@ def card(product: Product) -> Card:
 
 def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> CatalogView:
     """Everything the catalog page shows for one query."""
-    departments = [label(c, "category") for c in query.category] or [label(c, "category") for c in results.parsed.categories]
+    departments = [label(c, "category") for c in query.category] or [
+        label(c, "category") for c in results.parsed.categories
+    ]
     heading = f"Search results for “{query.text}”" if query.text else (" & ".join(departments) or "All products")
     noun = "product" if results.total == 1 else "products"
     groups = [
@@ -229,7 +231,12 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
         type_label=label(product.clothing_type, "clothing_type"),
         type_url=url_for("shop.show_catalog", category=product.category, clothing_type=product.clothing_type),
         color_options=[
-            ColorOption(c, label(c), url_for("shop.show_product", product_id=product.id, color=c, size=chosen_size), c == chosen_color)
+            ColorOption(
+                c,
+                label(c),
+                url_for("shop.show_product", product_id=product.id, color=c, size=chosen_size),
+                c == chosen_color,
+            )
             for c in colors
         ],
         size_options=size_options,
@@ -271,7 +278,12 @@ def _availability(product, color, size, in_color) -> tuple[str, str]:
 
 
 def _has_filters(query: CatalogQuery) -> bool:
-    return any(query.selected(f) for f in FACETS) or query.min_price is not None or query.max_price is not None or query.in_stock
+    return (
+        any(query.selected(f) for f in FACETS)
+        or query.min_price is not None
+        or query.max_price is not None
+        or query.in_stock
+    )
 
 
 def _chips(query: CatalogQuery) -> list[Link]:
@@ -279,9 +291,19 @@ def _chips(query: CatalogQuery) -> list[Link]:
     for facet in FACETS:
         for value in query.selected(facet):
             remaining = [v for v in query.selected(facet) if v != value]
-            chips.append(Link(label(value, facet if facet != "clothing_type" else ""), catalog_url(query, **{facet: remaining or None, "page": 1})))
+            chips.append(
+                Link(
+                    label(value, facet if facet != "clothing_type" else ""),
+                    catalog_url(query, **{facet: remaining or None, "page": 1}),
+                )
+            )
     if query.min_price is not None or query.max_price is not None:
-        chips.append(Link(_price_label(query.min_price, query.max_price), catalog_url(query, min_price=None, max_price=None, page=1)))
+        chips.append(
+            Link(
+                _price_label(query.min_price, query.max_price),
+                catalog_url(query, min_price=None, max_price=None, page=1),
+            )
+        )
     if query.in_stock:
         chips.append(Link("In stock", catalog_url(query, in_stock=None, page=1)))
     return chips
@@ -305,7 +327,9 @@ def _price_links(query: CatalogQuery, facets: Facets) -> list[Link]:
         url = (
             catalog_url(query, min_price=None, max_price=None, page=1)
             if band.selected
-            else catalog_url(query, min_price=f"{band.min_price:.2f}", max_price=None if high is None else f"{high:.2f}", page=1)
+            else catalog_url(
+                query, min_price=f"{band.min_price:.2f}", max_price=None if high is None else f"{high:.2f}", page=1
+            )
         )
         links.append(Link(f"{text} ({band.count})", url, band.selected))
     return links

@@ -22,7 +22,14 @@ def test_list_products_returns_seed_fields_derived_from_variants(client):
     body = client.get("/api/products").get_json()
 
     product = body["products"][0]
-    assert body["pagination"] == {"page": 1, "per_page": 24, "total": 1, "pages": 1, "has_next": False, "has_prev": False}
+    assert body["pagination"] == {
+        "page": 1,
+        "per_page": 24,
+        "total": 1,
+        "pages": 1,
+        "has_next": False,
+        "has_prev": False,
+    }
     assert product["price"] == "59.50"
     assert product["available_colors"] == ["white", "blue"]
     assert product["available_sizes"] == ["M", "L"]
@@ -125,7 +132,9 @@ def test_search_accepts_colour_type_and_paging(client):
     make_product("Plain Tee", clothing_type="t-shirt", color="navy")
     make_product("Plain Tee", clothing_type="t-shirt", color="red")
 
-    body = client.post("/api/products/search", json={"color": "Navy", "clothing_type": "t-shirt", "per_page": 1}).get_json()
+    body = client.post(
+        "/api/products/search", json={"color": "Navy", "clothing_type": "t-shirt", "per_page": 1}
+    ).get_json()
 
     assert [p["color"] for p in body["products"]] == ["navy"]
     assert body["pagination"]["per_page"] == 1

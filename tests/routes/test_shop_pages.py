@@ -91,7 +91,7 @@ def test_product_page_shows_per_variant_stock_for_the_chosen_colour(client):
     white = client.get(f"/products/{product.id}").get_data(as_text=True)
     navy_large = client.get(f"/products/{product.id}?color=navy&size=L").get_data(as_text=True)
 
-    assert "<h1 class=\"product-title\">Oxford Shirt</h1>" in white
+    assert '<h1 class="product-title">Oxford Shirt</h1>' in white
     assert "Only 2 left" in white and "Out of stock" in white
     assert "Choose a size to see its stock" in white
     assert "In stock in Navy / L (7 available)" in navy_large
@@ -131,10 +131,14 @@ def test_product_image_is_an_svg_tinted_per_colour_and_cacheable(client):
     product = make_product("Oxford Shirt", colors=("white", "navy"))
 
     response = client.get(f"/products/{product.id}/image.svg?color=navy")
-    again = client.get(f"/products/{product.id}/image.svg?color=navy", headers={"If-None-Match": response.headers["ETag"].strip('"')})
+    again = client.get(
+        f"/products/{product.id}/image.svg?color=navy", headers={"If-None-Match": response.headers["ETag"].strip('"')}
+    )
 
     assert response.mimetype == "image/svg+xml"
-    assert response.get_data(as_text=True).startswith("<svg") and "<title>Navy shirt</title>" in response.get_data(as_text=True)
+    assert response.get_data(as_text=True).startswith("<svg") and "<title>Navy shirt</title>" in response.get_data(
+        as_text=True
+    )
     assert again.status_code == 304
     assert client.get(f"/products/{product.id}/image.svg?color=red").status_code == 404
 
