@@ -15,6 +15,7 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(load_config(app.instance_path, config))
+    app.json.sort_keys = False  # keep the documented field order in API responses
 
     from . import models  # noqa: F401  (registers the mappers)
     from .services import search_index

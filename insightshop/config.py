@@ -35,7 +35,6 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REMEMBER_COOKIE_SECURE": production,
         "WTF_CSRF_TIME_LIMIT": None,
         "CATALOG_PAGE_SIZE": 24,
-        "JSON_SORT_KEYS": False,
     }
     config.update(overrides)
     if "SECRET_KEY" not in config:

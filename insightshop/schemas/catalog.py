@@ -6,15 +6,11 @@ from decimal import Decimal, InvalidOperation
 
 from werkzeug.datastructures import MultiDict
 
-from ..services.catalog import FACETS, CatalogQuery
+from ..services.catalog import FACET_VOCABULARY, FACETS, CatalogQuery
 from ..services.errors import Invalid
 from ..services.vocabulary import (
     CATEGORIES,
     CLOTHING_TYPES,
-    COLORS,
-    FABRICS,
-    SEASONS,
-    SIZES,
     SORTS,
     normalise_color,
     normalise_size,
@@ -24,14 +20,7 @@ from .validation import validate
 MAX_PER_PAGE = 100
 MAX_PAGE = 10_000
 
-_ENUMS = {
-    "category": CATEGORIES,
-    "clothing_type": CLOTHING_TYPES,
-    "color": COLORS,
-    "size": SIZES,
-    "fabric": FABRICS,
-    "season": SEASONS,
-}
+_ENUMS = FACET_VOCABULARY
 
 BROWSE_PARAMS_SCHEMA = {
     "type": "object",

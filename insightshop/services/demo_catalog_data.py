@@ -15,59 +15,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
-_T = TypeVar("_T")
+from .vocabulary import CATEGORIES, CLOTHING_TYPES
 
-CATEGORIES: tuple[str, ...] = ("men", "women", "kids")
-CLOTHING_TYPES: tuple[str, ...] = (
-    "shirt",
-    "t-shirt",
-    "polo",
-    "blouse",
-    "sweater",
-    "hoodie",
-    "jacket",
-    "coat",
-    "jeans",
-    "pants",
-    "shorts",
-    "skirt",
-    "dress",
-    "pajamas",
-    "socks",
-    "sneakers",
-)
-COLORS: tuple[str, ...] = (
-    "white",
-    "black",
-    "grey",
-    "navy",
-    "blue",
-    "red",
-    "green",
-    "pink",
-    "yellow",
-    "beige",
-    "brown",
-    "purple",
-    "orange",
-)
-SIZES: tuple[str, ...] = ("XS", "S", "M", "L", "XL", "XXL")
-FABRICS: tuple[str, ...] = (
-    "cotton",
-    "linen",
-    "wool",
-    "cashmere",
-    "denim",
-    "polyester",
-    "fleece",
-    "silk",
-    "leather",
-    "nylon",
-    "viscose",
-    "jersey",
-    "corduroy",
-)
-SEASONS: tuple[str, ...] = ("all-season", "spring", "summer", "autumn", "winter")
+_T = TypeVar("_T")
 
 _WOMEN_KIDS_ONLY = frozenset({"blouse", "skirt", "dress"})
 TYPES_FOR_CATEGORY: dict[str, tuple[str, ...]] = {

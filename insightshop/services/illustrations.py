@@ -8,24 +8,7 @@ from functools import lru_cache
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-CLOTHING_TYPES = (
-    "shirt",
-    "t-shirt",
-    "polo",
-    "blouse",
-    "sweater",
-    "hoodie",
-    "jacket",
-    "coat",
-    "jeans",
-    "pants",
-    "shorts",
-    "skirt",
-    "dress",
-    "pajamas",
-    "socks",
-    "sneakers",
-)
+from .vocabulary import CLOTHING_TYPES  # noqa: E402,F401  (the types drawn here)
 
 COLOR_HEX: dict[str, str] = {
     "white": "#f7f7f5",
