@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Flask
 
 from .config import load_config
-from .extensions import csrf, db, htmx, migrate
+from .extensions import csrf, db, htmx, limiter, migrate
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -31,6 +31,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     csrf.init_app(app)
     htmx.init_app(app)
+    limiter.init_app(app)
 
     search_index.install_sync()
 

@@ -35,8 +35,21 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REMEMBER_COOKIE_SECURE": production,
         "WTF_CSRF_TIME_LIMIT": None,
         "CATALOG_PAGE_SIZE": 24,
+        "MAIL_SERVER": os.environ.get("MAIL_SERVER") or None,
+        "MAIL_PORT": int(os.environ.get("MAIL_PORT", "587")),
+        "MAIL_USE_TLS": os.environ.get("MAIL_USE_TLS", "1") not in ("0", "false", "no"),
+        "MAIL_USERNAME": os.environ.get("MAIL_USERNAME") or None,
+        "MAIL_PASSWORD": os.environ.get("MAIL_PASSWORD") or None,
+        "MAIL_FROM": os.environ.get("MAIL_FROM", "InsightShop <no-reply@insightshop.example>"),
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "RATELIMIT_ENABLED": True,
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "RATELIMIT_KEY_PREFIX": "insightshop",
+        "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
+        "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),
     }
     config.update(overrides)
+    config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
     if "SECRET_KEY" not in config:
         config["SECRET_KEY"] = _secret_key(instance_path, production)
     config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])

@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and initialised in create_app."""
 
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -27,3 +29,5 @@ migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()
 htmx = Htmx()
+# Storage (Redis when REDIS_URL is set, memory otherwise) is chosen in create_app via RATELIMIT_STORAGE_URI.
+limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)

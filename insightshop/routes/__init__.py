@@ -7,7 +7,12 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     from .api import api
+    from .auth import auth
+    from .cart import cart_pages
+    from .compare import compare_pages
+    from .reviews import review_pages
     from .shop import shop
+    from .wishlist import wishlist_pages
 
-    app.register_blueprint(shop)
-    app.register_blueprint(api)
+    for blueprint in (shop, auth, cart_pages, wishlist_pages, compare_pages, review_pages, api):
+        app.register_blueprint(blueprint)

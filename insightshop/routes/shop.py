@@ -8,11 +8,13 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from ..extensions import db
 from ..schemas.catalog import browse_params
-from ..services import catalog
+from ..services import catalog, wishlist
 from ..services.illustrations import render_product_svg
 from ..services.vocabulary import CLOTHING_TYPES, COLORS
 from ..web import display
+from ..web.auth import current_actor
 from ..web.rendering import is_fragment_request, render_page
+from .reviews import review_context
 
 shop = Blueprint("shop", __name__)
 
@@ -46,7 +48,9 @@ def show_product(product_id: int):
     product = catalog.get_product(product_id)
     view = display.product_view(product, request.args.get("color"), request.args.get("size"))
     related = [display.card(p) for p in catalog.related_products(product)]
-    return render_page("shop/product.html", ["product_main"], product=product, view=view, related=related)
+    saved = product.id in wishlist.saved_product_ids(current_actor())
+    return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
+                       **review_context(product))  # fmt: skip
 
 
 @shop.get("/products/<int:product_id>/image.svg")

@@ -12,7 +12,10 @@ from ..extensions import db
 from ..models.base import utcnow
 from ..models.catalog import Product, ProductVariant
 from . import search_index
+from ..models.reviews import Review
 from .demo_catalog_data import demo_products
+from .demo_reviews_data import demo_reviews
+from .reviews import refresh_rating
 
 COLOR_CODES = {
     "white": "WHT", "black": "BLK", "grey": "GRY", "navy": "NVY", "blue": "BLU", "red": "RED", "green": "GRN",
@@ -53,6 +56,11 @@ def seed_demo_catalog() -> SeedResult:
                         stock=item["stock"].get(f"{color}/{size}", 0),
                     )  # fmt: skip
                 )
+        for name, rating, comment in demo_reviews(item["slug"], item["clothing_type"], item["rating"],
+                                                  item["rating_count"]):  # fmt: skip
+            db.session.add(Review(product_id=product.id, guest_name=name, rating=rating, comment=comment))
+        db.session.flush()
+        refresh_rating(product)
         created += 1
     db.session.commit()
     return SeedResult(created=created, skipped=len(items) - created)

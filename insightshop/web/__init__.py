@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import errors, filters, security_headers
+from . import auth, errors, filters, security_headers
 
 
 def register_web(app: Flask) -> None:
+    auth.init_app(app)
     security_headers.init_app(app)
     filters.init_app(app)
     errors.init_app(app)

@@ -7,10 +7,11 @@ from decimal import Decimal
 
 from flask import url_for
 
+from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
 from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
-from .filters import label, money
+from .filters import label, money, stars
 
 LOW_STOCK = 5
 FACET_TITLES = {
@@ -114,13 +115,10 @@ class ProductView:
     selected_size: str | None
     availability: str
     availability_level: str
+    can_add: bool = False
+    add_label: str = "Choose a size"
+    quantity_options: list[int] = field(default_factory=list)
     details: list[tuple[str, str]] = field(default_factory=list)
-
-
-def stars(rating: Decimal) -> str:
-    """Five stars, filled to the nearest whole star."""
-    filled = int(rating.quantize(Decimal("1"), rounding="ROUND_HALF_UP"))
-    return "★" * filled + "☆" * (5 - filled)
 
 
 def card(product: Product) -> Card:
@@ -221,7 +219,12 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
         if s in in_color
     ]
     availability, level = _availability(product, chosen_color, chosen_size, in_color)
+    stock = in_color[chosen_size].stock if chosen_size else 0
+    can_add = stock > 0
     return ProductView(
+        can_add=can_add,
+        add_label="Add to cart" if can_add else ("Out of stock" if chosen_size else "Choose a size"),
+        quantity_options=list(range(1, min(MAX_LINE_QUANTITY, stock) + 1)) if can_add else [1],
         image_url=url_for("shop.product_image", product_id=product.id, color=chosen_color),
         price=money(product.price),
         stars=stars(product.rating),
@@ -377,3 +380,51 @@ def department_tiles(counts: dict[str, int]) -> list[DepartmentTile]:
 def type_links() -> list[Link]:
     """One catalog link per clothing type."""
     return [Link(label(t, "clothing_type"), url_for("shop.show_catalog", clothing_type=t)) for t in CLOTHING_TYPES]
+
+
+@dataclass
+class ComparisonColumn:
+    id: int
+    name: str
+    url: str
+    image_url: str
+
+
+@dataclass
+class ComparisonRow:
+    label: str
+    values: list[str]
+    best: int | None = None
+
+
+@dataclass
+class Comparison:
+    columns: list[ComparisonColumn]
+    rows: list[ComparisonRow]
+
+
+def comparison(products: list[Product]) -> Comparison:
+    """Products side by side; the lowest price and the best rating are marked."""
+    if not products:
+        return Comparison([], [])
+    prices = [p.price for p in products]
+    ratings = [p.rating for p in products]
+    in_stock_sizes = [
+        ", ".join(s for s in SIZES if any(v.size == s and v.stock > 0 for v in p.variants)) or "Sold out" for p in products
+    ]
+    rows = [
+        ComparisonRow("Price", [money(p.price) for p in products], prices.index(min(prices))),
+        ComparisonRow("Rating", [f"{stars(p.rating)} {p.rating:.1f} ({p.rating_count})" for p in products],
+                      ratings.index(max(ratings)) if max(ratings) > 0 else None),  # fmt: skip
+        ComparisonRow("Department", [label(p.category, "category") for p in products]),
+        ComparisonRow("Type", [label(p.clothing_type) for p in products]),
+        ComparisonRow("Colours", [", ".join(label(c) for c in p.available_colors) for p in products]),
+        ComparisonRow("Sizes in stock", in_stock_sizes),
+        ComparisonRow("Fabric", [label(p.fabric) for p in products]),
+        ComparisonRow("Season", [label(p.season) for p in products]),
+    ]
+    columns = [
+        ComparisonColumn(p.id, p.name, url_for("shop.show_product", product_id=p.id), url_for("shop.product_image", product_id=p.id))
+        for p in products
+    ]
+    return Comparison(columns, rows)

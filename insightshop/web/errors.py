@@ -39,7 +39,8 @@ def _page(status: int, title: str, message: str):
 
 def handle_domain_error(error: DomainError):
     if wants_json():
-        return error_response(error.status, error.code, error.message, error.details)
+        headers = {"WWW-Authenticate": 'Bearer realm="insightshop"'} if error.status == 401 else None
+        return error_response(error.status, error.code, error.message, error.details, headers=headers)
     return _page(error.status, "Something is not right", error.message)
 
 

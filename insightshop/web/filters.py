@@ -26,6 +26,13 @@ def label(value: str | None, kind: str = "") -> str:
     return table.get(value) or value.replace("-", " ").capitalize()
 
 
+def stars(rating) -> str:
+    """Five stars, filled to the nearest whole star."""
+    filled = int(Decimal(str(rating or 0)).quantize(Decimal("1"), rounding="ROUND_HALF_UP"))
+    return "★" * filled + "☆" * (5 - filled)
+
+
 def init_app(app: Flask) -> None:
     app.add_template_filter(money)
     app.add_template_filter(label)
+    app.add_template_filter(stars)

@@ -1,0 +1,1 @@
+"""WTForms for the pages; they parse and validate input, services decide the rules."""

@@ -1,0 +1,68 @@
+"""Writing, editing and deleting reviews on the product page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, url_for
+
+from ..forms.shop import EmptyForm, ReviewForm
+from ..services import catalog, reviews
+from ..services.errors import DomainError
+from ..web.auth import current_actor
+from ..web.forms import show_error
+from ..web.rendering import is_fragment_request, render_page
+
+review_pages = Blueprint("reviews", __name__)
+
+
+@review_pages.post("/products/<int:product_id>/reviews")
+def save_review(product_id: int):
+    product = catalog.get_product(product_id)
+    form = ReviewForm()
+    status, notice = 422, None
+    if form.validate_on_submit():
+        try:
+            _, created = reviews.save_review(current_actor(), product.id, form.rating.data, form.comment.data,
+                                             form.user_name.data)  # fmt: skip
+        except DomainError as error:
+            show_error(form, error)
+        else:
+            status, notice = 200, "Thanks for your review!" if created else "Your review is updated."
+            form = None
+    if not is_fragment_request():
+        flash(notice or "Your review could not be saved: " + _errors(form), "success" if notice else "error")
+        return redirect(url_for("shop.show_product", product_id=product.id) + "#reviews", 303)
+    return render_page("shop/product.html", ["reviews"], status=status, **review_context(product, form, notice))
+
+
+@review_pages.post("/reviews/<int:review_id>/delete")
+def delete_review(review_id: int):
+    review_product = reviews.product_of_review(review_id)
+    if EmptyForm().validate_on_submit():
+        try:
+            reviews.delete_review(current_actor(), review_id)
+        except DomainError as error:
+            flash(error.message, "error")
+        else:
+            flash("Your review is deleted.", "info")
+    return redirect(url_for("shop.show_product", product_id=review_product) + "#reviews", 303)
+
+
+def review_context(product, form: ReviewForm | None = None, notice: str | None = None) -> dict:
+    """What the reviews block of the product page shows."""
+    actor = current_actor()
+    own = reviews.review_by(actor, product.id)
+    if form is None:
+        form = ReviewForm(formdata=None, rating=str(int(own.rating)) if own else "5", comment=own.comment if own else "")
+    return {
+        "product": product,
+        "reviews": reviews.list_reviews(product.id),
+        "own_review": own,
+        "review_form": form,
+        "review_notice": notice,
+        "action_form": EmptyForm(),
+    }
+
+
+def _errors(form) -> str:
+    messages = [m for field in (form or {}) for m in getattr(field, "errors", [])] + list(getattr(form, "form_errors", []))
+    return " ".join(messages) or "please check the form."

@@ -1,0 +1,143 @@
+"""Request bodies and output shapes of accounts, cart, wishlist, reviews and compare (seed 001 field names)."""
+
+from __future__ import annotations
+
+from flask import url_for
+
+from ..models.accounts import User
+from ..models.reviews import Review
+from ..services.cart import Cart, CartLine
+from ..services.wishlist import WishlistEntry
+
+EMAIL = {"type": "string", "format": "email", "maxLength": 255}
+
+REGISTER_BODY = {
+    "type": "object",
+    "required": ["email", "password"],
+    "additionalProperties": False,
+    "properties": {
+        "email": EMAIL,
+        "password": {"type": "string", "minLength": 8, "maxLength": 512},
+        "first_name": {"type": "string", "maxLength": 100},
+        "last_name": {"type": "string", "maxLength": 100},
+    },
+}
+LOGIN_BODY = {  # the auth_login tool's input
+    "type": "object",
+    "required": ["email", "password"],
+    "additionalProperties": False,
+    "properties": {"email": EMAIL, "password": {"type": "string", "minLength": 1, "maxLength": 512}},
+}
+PASSWORD_RESET_REQUEST_BODY = {
+    "type": "object",
+    "required": ["email"],
+    "additionalProperties": False,
+    "properties": {"email": EMAIL},
+}
+CART_ADD_BODY = {  # cart_add_item's fields that identify one variant directly
+    "type": "object",
+    "required": ["product_id"],
+    "additionalProperties": False,
+    "properties": {
+        "product_id": {"type": "integer", "minimum": 1},
+        "quantity": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
+        "selected_color": {"type": "string", "maxLength": 50},
+        "selected_size": {"type": "string", "maxLength": 20},
+    },
+}
+CART_UPDATE_BODY = {
+    "type": "object",
+    "required": ["quantity"],
+    "additionalProperties": False,
+    "properties": {"quantity": {"type": "integer", "minimum": 1, "maximum": 10}},
+}
+WISHLIST_ADD_BODY = {
+    "type": "object",
+    "required": ["product_id"],
+    "additionalProperties": False,
+    "properties": {"product_id": {"type": "integer", "minimum": 1}},
+}
+REVIEW_BODY = {  # review_create without product_id (it is in the path)
+    "type": "object",
+    "required": ["rating"],
+    "additionalProperties": False,
+    "properties": {
+        "rating": {"type": "number", "minimum": 1.0, "maximum": 5.0},
+        "comment": {"type": "string", "maxLength": 2000},
+        "user_name": {"type": "string", "maxLength": 255},
+    },
+}
+COMPARE_BODY = {  # compare_products
+    "type": "object",
+    "required": ["product_ids"],
+    "additionalProperties": False,
+    "properties": {
+        "product_ids": {"type": "array", "minItems": 2, "maxItems": 10, "items": {"type": "integer", "minimum": 1}}
+    },
+}
+
+
+def user_to_dict(user: User) -> dict:
+    return {
+        "id": user.id,
+        "email": user.email,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "is_verified": user.is_verified,
+        "is_admin": user.is_admin,
+        "is_superadmin": user.is_superadmin,
+        "created_at": user.created_at.isoformat(),
+    }
+
+
+def cart_line_to_dict(line: CartLine) -> dict:
+    return {
+        "id": line.item.id,
+        "product_id": line.product.id,
+        "variant_id": line.variant.id,
+        "sku": line.variant.sku,
+        "name": line.product.name,
+        "color": line.variant.color,
+        "size": line.variant.size,
+        "quantity": line.item.quantity,
+        "unit_price": f"{line.unit_price:.2f}",
+        "line_total": f"{line.line_total:.2f}",
+        "stock": line.variant.stock,
+        "image_url": url_for("shop.product_image", product_id=line.product.id, color=line.variant.color),
+    }
+
+
+def cart_to_dict(cart: Cart) -> dict:
+    return {
+        "items": [cart_line_to_dict(line) for line in cart.lines],
+        "item_count": cart.item_count,
+        "subtotal": f"{cart.subtotal:.2f}",
+        "currency": "USD",
+    }
+
+
+def wishlist_entry_to_dict(entry: WishlistEntry) -> dict:
+    return {
+        "product_id": entry.product.id,
+        "name": entry.product.name,
+        "price": f"{entry.price:.2f}",
+        "saved_price": f"{entry.saved_price:.2f}",
+        "price_drop": None if entry.price_drop is None else f"{entry.price_drop:.2f}",
+        "in_stock": entry.in_stock,
+        "back_in_stock": entry.back_in_stock,
+        "saved_at": entry.item.created_at.isoformat(),
+        "image_url": url_for("shop.product_image", product_id=entry.product.id),
+    }
+
+
+def review_to_dict(review: Review) -> dict:
+    return {
+        "id": review.id,
+        "product_id": review.product_id,
+        "rating": float(review.rating),
+        "comment": review.comment,
+        "author": review.author_name,
+        "by_guest": review.user_id is None,
+        "created_at": review.created_at.isoformat(),
+        "updated_at": review.updated_at.isoformat(),
+    }

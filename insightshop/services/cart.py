@@ -1,0 +1,198 @@
+"""The cart: lines per owner (user or guest), quantity and stock rules, totals from database prices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import delete, func, select
+
+from ..extensions import db
+from ..models.cart import MAX_LINE_QUANTITY, CartItem
+from ..models.catalog import Product, ProductVariant
+from . import catalog, pricing
+from .actors import Actor
+from .errors import Conflict, ErrorCode, Invalid, NotFound
+from .vocabulary import normalise_color, normalise_size
+
+
+@dataclass(frozen=True)
+class CartLine:
+    item: CartItem
+    product: Product
+    variant: ProductVariant
+    unit_price: Decimal
+    line_total: Decimal
+
+    @property
+    def max_quantity(self) -> int:
+        return max(1, min(MAX_LINE_QUANTITY, self.variant.stock))
+
+
+@dataclass(frozen=True)
+class Cart:
+    lines: list[CartLine]
+    subtotal: Decimal
+    item_count: int
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.lines
+
+
+def get_cart(actor: Actor) -> Cart:
+    """The actor's cart with prices read now."""
+    if not actor.has_owner:
+        return Cart([], Decimal("0.00"), 0)
+    items = db.session.scalars(_owned(actor).order_by(CartItem.created_at, CartItem.id)).unique().all()
+    lines = []
+    for item in items:
+        unit = pricing.effective_price(item.variant.product)
+        lines.append(CartLine(item, item.variant.product, item.variant, unit, pricing.line_total(unit, item.quantity)))
+    subtotal = pricing.quantize(sum((line.line_total for line in lines), Decimal("0")))
+    return Cart(lines, subtotal, sum(line.item.quantity for line in lines))
+
+
+def item_count(actor: Actor) -> int:
+    """Units in the actor's cart (for the header badge)."""
+    if not actor.has_owner:
+        return 0
+    statement = select(func.coalesce(func.sum(CartItem.quantity), 0)).where(_owner_clause(actor))
+    return int(db.session.scalar(statement) or 0)
+
+
+def add_item(actor: Actor, product_id: int, quantity: int = 1, color: str | None = None, size: str | None = None) -> CartLine:
+    """Add units of one product variant to the cart; the line total may not exceed 10 or the stock."""
+    actor.require_owner()
+    _check_quantity(quantity)
+    product = catalog.get_product(product_id)
+    variant = resolve_variant(product, color, size)
+    item = db.session.scalar(_owned(actor).where(CartItem.variant_id == variant.id))
+    wanted = quantity + (item.quantity if item else 0)
+    if wanted > MAX_LINE_QUANTITY:
+        have = item.quantity if item else 0
+        raise Invalid(
+            f"You can have at most {MAX_LINE_QUANTITY} of one item in the cart (you have {have})",
+            code=ErrorCode.QUANTITY_LIMIT,
+            details=[{"field": "quantity", "message": f"at most {MAX_LINE_QUANTITY - have} more"}],
+        )
+    _check_stock(product, variant, wanted)
+    if item is None:
+        item = CartItem(variant=variant, quantity=quantity, **_owner_fields(actor))
+        db.session.add(item)
+    else:
+        item.quantity = wanted
+    db.session.commit()
+    return _line(item)
+
+
+def update_quantity(actor: Actor, item_id: int, quantity: int) -> CartLine:
+    """Set a line's quantity (1–10, within stock)."""
+    item = _get_item(actor, item_id)
+    _check_quantity(quantity)
+    _check_stock(item.variant.product, item.variant, quantity)
+    item.quantity = quantity
+    db.session.commit()
+    return _line(item)
+
+
+def remove_item(actor: Actor, item_id: int, quantity: int | None = None) -> int:
+    """Remove a line, or only some of its units; returns the units left on the line."""
+    item = _get_item(actor, item_id)
+    if quantity is not None and quantity < item.quantity:
+        item.quantity -= quantity
+        db.session.commit()
+        return item.quantity
+    db.session.delete(item)
+    db.session.commit()
+    return 0
+
+
+def clear_cart(actor: Actor) -> int:
+    """Empty the cart; returns how many lines were removed."""
+    actor.require_owner()
+    result = db.session.execute(delete(CartItem).where(_owner_clause(actor)))
+    db.session.commit()
+    return result.rowcount or 0
+
+
+def merge_guest_cart(guest_id: str, user_id: int) -> int:
+    """Move a guest's lines into a user's cart at login, summing lines, capped by 10 and by stock."""
+    guest_items = db.session.scalars(select(CartItem).where(CartItem.guest_id == guest_id)).unique().all()
+    moved = 0
+    for guest_item in guest_items:
+        mine = db.session.scalar(
+            select(CartItem).where(CartItem.user_id == user_id, CartItem.variant_id == guest_item.variant_id)
+        )
+        limit = min(MAX_LINE_QUANTITY, guest_item.variant.stock)
+        if mine is not None:
+            mine.quantity = max(mine.quantity, min(mine.quantity + guest_item.quantity, limit))
+            db.session.delete(guest_item)
+        elif min(guest_item.quantity, limit) >= 1:
+            guest_item.guest_id, guest_item.user_id = None, user_id
+            guest_item.quantity = min(guest_item.quantity, limit)
+        else:
+            db.session.delete(guest_item)
+        moved += 1
+    db.session.commit()
+    return moved
+
+
+def resolve_variant(product: Product, color: str | None, size: str | None) -> ProductVariant:
+    """The variant a shopper means; a product with one colour or one size needs no choice for it."""
+    colors, sizes = product.available_colors, product.available_sizes
+    chosen_color = normalise_color(color) if color else (colors[0] if len(colors) == 1 else None)
+    chosen_size = normalise_size(size) if size else (sizes[0] if len(sizes) == 1 else None)
+    problems = []
+    if chosen_color is None or chosen_color not in colors:
+        problems.append({"field": "selected_color", "message": f"choose one of: {', '.join(colors)}"})
+    if chosen_size is None or chosen_size not in sizes:
+        problems.append({"field": "selected_size", "message": f"choose one of: {', '.join(sizes)}"})
+    variant = None if problems else product.variant_for(chosen_color, chosen_size)
+    if variant is None:
+        if not problems:
+            problems.append({"field": "selected_size", "message": f"{product.name} is not made in {chosen_color} / {chosen_size}"})
+        raise Invalid(f"Choose a colour and size of {product.name}: {problems[0]['message']}",
+                      code=ErrorCode.VARIANT_REQUIRED, details=problems)  # fmt: skip
+    return variant
+
+
+def _check_quantity(quantity: int) -> None:
+    if not isinstance(quantity, int) or isinstance(quantity, bool) or not 1 <= quantity <= MAX_LINE_QUANTITY:
+        raise Invalid(f"quantity must be a whole number from 1 to {MAX_LINE_QUANTITY}",
+                      details=[{"field": "quantity", "message": f"from 1 to {MAX_LINE_QUANTITY}"}])  # fmt: skip
+
+
+def _check_stock(product: Product, variant: ProductVariant, wanted: int) -> None:
+    if wanted > variant.stock:
+        what = f"{product.name} ({variant.color.capitalize()} / {variant.size})"
+        message = f"{what} is out of stock" if variant.stock == 0 else f"Only {variant.stock} left of {what}"
+        raise Conflict(message, code=ErrorCode.OUT_OF_STOCK,
+                       details=[{"variant_id": variant.id, "available": variant.stock, "requested": wanted}])  # fmt: skip
+
+
+def _get_item(actor: Actor, item_id: int) -> CartItem:
+    actor.require_owner()
+    item = db.session.scalar(_owned(actor).where(CartItem.id == item_id))
+    if item is None:  # someone else's line is indistinguishable from a missing one
+        raise NotFound(f"Cart item {item_id} does not exist")
+    return item
+
+
+def _owned(actor: Actor):
+    return select(CartItem).where(_owner_clause(actor))
+
+
+def _owner_clause(actor: Actor):
+    if actor.user is not None:
+        return CartItem.user_id == actor.user.id
+    return CartItem.guest_id == actor.guest_id
+
+
+def _owner_fields(actor: Actor) -> dict:
+    return {"user_id": actor.user.id} if actor.user is not None else {"guest_id": actor.guest_id}
+
+
+def _line(item: CartItem) -> CartLine:
+    unit = pricing.effective_price(item.variant.product)
+    return CartLine(item, item.variant.product, item.variant, unit, pricing.line_total(unit, item.quantity))

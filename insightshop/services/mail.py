@@ -1,0 +1,69 @@
+"""The one way the shop sends email: SMTP when MAIL_SERVER is set, else an outbox folder under instance/."""
+
+from __future__ import annotations
+
+import smtplib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default as default_policy
+from pathlib import Path
+
+from flask import current_app
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    name: str
+    to: str
+    subject: str
+    sent_at: str
+    body: str
+
+
+def send_mail(to: str, subject: str, body: str) -> None:
+    """Send a plain-text email."""
+    message = EmailMessage()
+    message["From"] = current_app.config["MAIL_FROM"]
+    message["To"] = to
+    message["Subject"] = subject
+    message["Date"] = datetime.now(UTC).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    message.set_content(body)
+    config = current_app.config
+    if config.get("MAIL_SERVER"):
+        with smtplib.SMTP(config["MAIL_SERVER"], config["MAIL_PORT"], timeout=10) as smtp:
+            if config.get("MAIL_USE_TLS"):
+                smtp.starttls()
+            if config.get("MAIL_USERNAME"):
+                smtp.login(config["MAIL_USERNAME"], config["MAIL_PASSWORD"])
+            smtp.send_message(message)
+        return
+    folder = outbox_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+    (folder / f"{stamp}.eml").write_bytes(bytes(message))
+
+
+def outbox_folder() -> Path:
+    return Path(current_app.instance_path) / "outbox"
+
+
+def list_outbox() -> list[OutboxMessage]:
+    """Messages written to the outbox, newest first."""
+    folder = outbox_folder()
+    if not folder.exists():
+        return []
+    return [read_outbox(path.name) for path in sorted(folder.glob("*.eml"), reverse=True)]
+
+
+def read_outbox(name: str) -> OutboxMessage:
+    path = outbox_folder() / Path(name).name
+    message = BytesParser(policy=default_policy).parsebytes(path.read_bytes())
+    return OutboxMessage(
+        name=path.name,
+        to=str(message["To"]),
+        subject=str(message["Subject"]),
+        sent_at=str(message["Date"]),
+        body=message.get_content(),
+    )

@@ -1,0 +1,84 @@
+"""Who is making this request: a bearer token (API), the login session (pages), or a session guest."""
+
+from __future__ import annotations
+
+from flask import Flask, g, request, session
+from flask_login import current_user, login_user, logout_user
+
+from ..extensions import db, login_manager
+from ..models.accounts import ApiToken, User
+from ..services import api_tokens, cart
+from ..services.actors import Actor
+from .compare_tray import compare_tray
+
+GUEST_KEY = "guest_id"
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def current_actor() -> Actor:
+    """The actor of this request (resolved once); an invalid bearer token is a 401."""
+    if "actor" not in g:
+        g.actor, g.api_token = _resolve()
+    return g.actor
+
+
+def current_api_token() -> ApiToken | None:
+    current_actor()
+    return g.api_token
+
+
+def ensure_guest() -> Actor:
+    """The actor, giving an anonymous browser visitor a guest identity for their cart."""
+    actor = current_actor()
+    if not actor.has_owner:
+        session[GUEST_KEY] = api_tokens.new_guest_id()
+        g.actor = Actor(guest_id=session[GUEST_KEY])
+    return g.actor
+
+
+def log_in(user: User, *, remember: bool = False) -> None:
+    """Start a browser session for the user, moving the guest cart over."""
+    guest_id = session.get(GUEST_KEY)
+    session.clear()  # a fresh session at login: nothing set before it survives (session fixation)
+    login_user(user, remember=remember)
+    if guest_id:
+        cart.merge_guest_cart(guest_id, user.id)
+    g.actor = Actor(user=user)
+
+
+def log_out() -> None:
+    logout_user()
+    session.clear()
+    g.actor = Actor()
+
+
+def _resolve() -> tuple[Actor, ApiToken | None]:
+    token = bearer_token()
+    if token:
+        return api_tokens.actor_for_token(token)
+    if current_user.is_authenticated:
+        return Actor(user=current_user._get_current_object()), None
+    return Actor(guest_id=session.get(GUEST_KEY)), None
+
+
+def init_app(app: Flask) -> None:
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+    login_manager.login_message = "Please log in to see that page."
+    login_manager.login_message_category = "info"
+    login_manager.session_protection = "strong"
+
+    @login_manager.user_loader
+    def load_user(user_id: str) -> User | None:
+        user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
+        return user if user is not None and not user.is_disabled else None
+
+    @app.context_processor
+    def inject_actor():
+        actor = current_actor() if not bearer_token() else Actor()
+        return {"actor": actor, "cart_count": cart.item_count(actor), "compare_ids": compare_tray()}
