@@ -59,3 +59,38 @@ def make_product(
             )
     db.session.commit()
     return product
+
+
+def make_user(
+    email: str = "shopper@example.com",
+    password: str = "correct horse battery",
+    *,
+    first_name: str = "Sam",
+    verified: bool = True,
+    admin: bool = False,
+):
+    """A registered user (through the accounts service, so the password is hashed as in production)."""
+    from insightshop.services.accounts import register_user
+
+    return register_user(email, password, first_name=first_name, is_verified=verified, is_admin=admin)
+
+
+def bearer(client, email: str = "shopper@example.com", password: str = "correct horse battery") -> dict:
+    """Authorization headers for a user logged in through the API."""
+    response = client.post("/api/auth/login", json={"email": email, "password": password})
+    assert response.status_code == 200, response.get_json()
+    return {"Authorization": f"Bearer {response.get_json()['token']}"}
+
+
+def guest_bearer(client) -> dict:
+    response = client.post("/api/auth/guest")
+    assert response.status_code == 201
+    return {"Authorization": f"Bearer {response.get_json()['token']}"}
+
+
+def csrf_token(client, path: str = "/") -> str:
+    """The CSRF token a page hands to the browser (read from the page's hx-headers)."""
+    import re
+
+    html = client.get(path).get_data(as_text=True)
+    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)

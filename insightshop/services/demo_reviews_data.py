@@ -50,6 +50,6 @@ def demo_reviews(slug: str, clothing_type: str, target: Decimal, count: int) -> 
     for name in names:
         rating = min(5, floor + (1 if rng.random() < fraction else 0))
         texts = unused[rating] or list(COMMENTS[rating])
-        comment = texts.pop().replace("{kind}", clothing_type.replace("-", ""))
+        comment = texts.pop().replace("{kind}", clothing_type)
         reviews.append((name, rating, comment))
     return reviews

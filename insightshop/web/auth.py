@@ -73,6 +73,13 @@ def init_app(app: Flask) -> None:
     login_manager.login_message_category = "info"
     login_manager.session_protection = "strong"
 
+    @app.before_request
+    def forget_previous_identity() -> None:
+        # g belongs to the app context, which a caller (tests, CLI) may keep open across
+        # requests; who is asking must be worked out afresh for every request.
+        for key in ("actor", "api_token", "_login_user", app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")):
+            g.pop(key, None)
+
     @login_manager.user_loader
     def load_user(user_id: str) -> User | None:
         user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
