@@ -40,7 +40,7 @@ def update_quantity(item_id: int):
     try:
         cart.update_quantity(current_actor(), item_id, form.quantity.data)
     except DomainError as error:
-        return _cart_page(error=error.message, status=404 if error.status == 404 else 422)
+        return _cart_page(error=error.message, status=404 if error.status in (401, 404) else 422)
     return _cart_page()
 
 
@@ -50,7 +50,7 @@ def remove_item(item_id: int):
         try:
             cart.remove_item(current_actor(), item_id)
         except DomainError as error:
-            return _cart_page(error=error.message, status=404)
+            return _cart_page(error=error.message, status=404 if error.status in (401, 404) else 422)
     return _cart_page(notice="Removed from your cart.")
 
 

@@ -49,7 +49,7 @@ def save_review(actor: Actor, product_id: int, rating, comment: str = "", user_n
         name = (user_name or "").strip()
         if not name:
             raise Invalid("user_name: guests sign their review with a name",
-                          details=[{"field": "user_name", "message": "required for guests"}])  # fmt: skip
+                          details=[{"field": "user_name", "message": "Please add your name; guests sign their reviews"}])  # fmt: skip
         review = Review(product_id=product.id, guest_name=name[:255])
         db.session.add(review)
     elif review is None:
