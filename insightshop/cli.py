@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 from flask import Flask
 from flask.cli import AppGroup
@@ -24,6 +26,31 @@ def register_cli(app: Flask) -> None:
         from .models.catalog import Product
 
         raise SystemExit(0 if db.session.query(Product.id).first() is None else 1)
+
+    @app.cli.command("create-user")
+    @click.option("--email", required=True, help="The account's email address.")
+    @click.option("--password", help="The password; read from standard input when omitted.")
+    @click.option("--first-name", default="", help="First name.")
+    @click.option("--last-name", default="", help="Last name.")
+    @click.option("--admin", is_flag=True, help="May use the admin panel.")
+    @click.option("--superadmin", is_flag=True, help="May also manage admins.")
+    def create_user(email, password, first_name, last_name, admin, superadmin) -> None:
+        """Create a verified account (there are no default accounts or passwords)."""
+        from .services.accounts import register_user
+        from .services.errors import DomainError
+
+        if password is None:
+            if sys.stdin.isatty():
+                password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+            else:
+                password = sys.stdin.readline().rstrip("\n")
+        try:
+            user = register_user(email, password, first_name=first_name, last_name=last_name, is_admin=admin,
+                                 is_superadmin=superadmin, is_verified=True)  # fmt: skip
+        except DomainError as error:
+            raise click.ClickException(error.message) from None
+        role = "superadmin" if user.is_superadmin else "admin" if user.is_admin else "customer"
+        click.echo(f"Created {role} account {user.email} (id {user.id}).")
 
     search = AppGroup("search", help="Catalog search index.")
 

@@ -67,3 +67,26 @@ def test_search_reindex_rebuilds_the_index(runner):
 
     assert result.exit_code == 0 and "Indexed" in result.output
     assert search_catalog(CatalogQuery(text="shirt")).total > 5
+
+
+def test_create_user_with_a_password_option_or_from_standard_input(runner):
+    from insightshop.models.accounts import User
+    from insightshop.services.accounts import authenticate
+
+    first = runner.invoke(
+        args=["create-user", "--email", "Boss@Example.com", "--password", "a long admin password", "--admin"]
+    )
+    second = runner.invoke(args=["create-user", "--email", "clerk@example.com"], input="piped secret password\n")
+    weak = runner.invoke(args=["create-user", "--email", "weak@example.com", "--password", "short"])
+    duplicate = runner.invoke(
+        args=["create-user", "--email", "boss@example.com", "--password", "a long admin password"]
+    )
+
+    assert first.exit_code == 0 and "Created admin account boss@example.com" in first.output
+    assert second.exit_code == 0, second.output
+    assert authenticate("clerk@example.com", "piped secret password").is_verified
+    boss = db.session.scalars(select(User).where(User.email == "boss@example.com")).one()
+    assert boss.is_admin and not boss.is_superadmin
+    assert weak.exit_code != 0 and "at least 8 characters" in weak.output
+    assert duplicate.exit_code != 0 and "already exists" in duplicate.output
+    assert db.session.scalar(select(func.count()).select_from(User)) == 2

@@ -28,7 +28,9 @@ class LoginForm(FlaskForm):
 class ChangePasswordForm(FlaskForm):
     current_password = PasswordField("Current password", validators=[DataRequired()])
     new_password = PasswordField("New password", validators=NEW_PASSWORD)
-    confirm = PasswordField("Repeat new password", validators=[DataRequired(), EqualTo("new_password", "Passwords differ")])
+    confirm = PasswordField(
+        "Repeat new password", validators=[DataRequired(), EqualTo("new_password", "Passwords differ")]
+    )
 
 
 class ForgotPasswordForm(FlaskForm):

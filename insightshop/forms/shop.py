@@ -14,7 +14,9 @@ class AddToCartForm(FlaskForm):
     product_id = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
     color = HiddenField(validators=[Optional(), Length(max=50)])
     size = HiddenField(validators=[Optional(), Length(max=20)])
-    quantity = IntegerField("Quantity", default=1, validators=[DataRequired(), NumberRange(min=1, max=MAX_LINE_QUANTITY)])
+    quantity = IntegerField(
+        "Quantity", default=1, validators=[DataRequired(), NumberRange(min=1, max=MAX_LINE_QUANTITY)]
+    )
 
 
 class QuantityForm(FlaskForm):
@@ -30,8 +32,13 @@ class ReviewForm(FlaskForm):
         "Rating",
         choices=[
             SelectChoice(value, text)
-            for value, text in (("5", "★★★★★ Excellent"), ("4", "★★★★☆ Good"), ("3", "★★★☆☆ Fine"),
-                                ("2", "★★☆☆☆ Poor"), ("1", "★☆☆☆☆ Bad"))  # fmt: skip
+            for value, text in (
+                ("5", "★★★★★ Excellent"),
+                ("4", "★★★★☆ Good"),
+                ("3", "★★★☆☆ Fine"),
+                ("2", "★★☆☆☆ Poor"),
+                ("1", "★☆☆☆☆ Bad"),
+            )  # fmt: skip
         ],
         validators=[DataRequired()],
     )

@@ -125,7 +125,9 @@ def reset_password(token: str):
     try:
         accounts.check_reset_token(token)
     except DomainError as error:
-        return render_template("errors/error.html", status=400, title="Reset link not valid", message=error.message), 400
+        return render_template(
+            "errors/error.html", status=400, title="Reset link not valid", message=error.message
+        ), 400
     form = ResetPasswordForm()
     if form.validate_on_submit():
         try:

@@ -52,7 +52,9 @@ def review_context(product, form: ReviewForm | None = None, notice: str | None =
     actor = current_actor()
     own = reviews.review_by(actor, product.id)
     if form is None:
-        form = ReviewForm(formdata=None, rating=str(int(own.rating)) if own else "5", comment=own.comment if own else "")
+        form = ReviewForm(
+            formdata=None, rating=str(int(own.rating)) if own else "5", comment=own.comment if own else ""
+        )
     return {
         "product": product,
         "reviews": reviews.list_reviews(product.id),
@@ -64,5 +66,7 @@ def review_context(product, form: ReviewForm | None = None, notice: str | None =
 
 
 def _errors(form) -> str:
-    messages = [m for field in (form or {}) for m in getattr(field, "errors", [])] + list(getattr(form, "form_errors", []))
+    messages = [m for field in (form or {}) for m in getattr(field, "errors", [])] + list(
+        getattr(form, "form_errors", [])
+    )
     return " ".join(messages) or "please check the form."

@@ -5,8 +5,14 @@ from __future__ import annotations
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
 from .products import PRODUCT_SCHEMA
 from .shop import (
-    CART_ADD_BODY, CART_UPDATE_BODY, COMPARE_BODY, LOGIN_BODY, PASSWORD_RESET_REQUEST_BODY, REGISTER_BODY,
-    REVIEW_BODY, WISHLIST_ADD_BODY,
+    CART_ADD_BODY,
+    CART_UPDATE_BODY,
+    COMPARE_BODY,
+    LOGIN_BODY,
+    PASSWORD_RESET_REQUEST_BODY,
+    REGISTER_BODY,
+    REVIEW_BODY,
+    WISHLIST_ADD_BODY,
 )  # fmt: skip
 
 ERROR_SCHEMA = {
@@ -106,12 +112,15 @@ def _op(operation_id: str, summary: str, *, body: str | None = None, errors=(400
     operation = {
         "operationId": operation_id,
         "summary": summary,
-        "responses": {ok: {"description": "Success", "content": {"application/json": {"schema": {"type": "object"}}}},
-                      **_error_responses(*errors)},  # fmt: skip
+        "responses": {
+            ok: {"description": "Success", "content": {"application/json": {"schema": {"type": "object"}}}},
+            **_error_responses(*errors),
+        },  # fmt: skip
     }
     if path_params:
         operation["parameters"] = [
-            {"name": name, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}} for name in path_params
+            {"name": name, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+            for name in path_params
         ]
     if body:
         operation["requestBody"] = {
@@ -126,46 +135,106 @@ def _op(operation_id: str, summary: str, *, body: str | None = None, errors=(400
 
 
 SHOP_PATHS = {
-    "/api/auth/register": {"post": _op("register", "Create an account; answers a token", body="RegisterRequest",
-                                       errors=(400, 409, 415, 429), ok="201", auth="none")},
-    "/api/auth/login": {"post": _op("login", "Log in (auth_login); a guest token sent along merges its cart",
-                                    body="LoginRequest", errors=(400, 401, 415, 429))},
-    "/api/auth/logout": {"post": _op("logout", "Revoke the bearer token (auth_logout)", errors=(401,), auth="required")},
+    "/api/auth/register": {
+        "post": _op(
+            "register",
+            "Create an account; answers a token",
+            body="RegisterRequest",
+            errors=(400, 409, 415, 429),
+            ok="201",
+            auth="none",
+        )
+    },
+    "/api/auth/login": {
+        "post": _op(
+            "login",
+            "Log in (auth_login); a guest token sent along merges its cart",
+            body="LoginRequest",
+            errors=(400, 401, 415, 429),
+        )
+    },
+    "/api/auth/logout": {
+        "post": _op("logout", "Revoke the bearer token (auth_logout)", errors=(401,), auth="required")
+    },
     "/api/auth/me": {"get": _op("me", "The signed-in user", errors=(401,), auth="required")},
     "/api/auth/guest": {"post": _op("guestToken", "A token for an anonymous cart", errors=(), ok="201", auth="none")},
-    "/api/auth/password-reset": {"post": _op("requestPasswordReset", "Email a password reset link",
-                                             body="PasswordResetRequest", errors=(400, 415, 429), ok="202", auth="none")},
+    "/api/auth/password-reset": {
+        "post": _op(
+            "requestPasswordReset",
+            "Email a password reset link",
+            body="PasswordResetRequest",
+            errors=(400, 415, 429),
+            ok="202",
+            auth="none",
+        )
+    },
     "/api/cart": {
         "get": _op("showCart", "The caller's cart (cart_show)", errors=(401,)),
-        "post": _op("addToCart", "Add a product variant (cart_add_item)", body="CartAddRequest",
-                    errors=(400, 401, 404, 409, 415), ok="201"),
+        "post": _op(
+            "addToCart",
+            "Add a product variant (cart_add_item)",
+            body="CartAddRequest",
+            errors=(400, 401, 404, 409, 415),
+            ok="201",
+        ),
     },
     "/api/cart/{item_id}": {
-        "patch": _op("updateCartItem", "Set a line's quantity", body="CartUpdateRequest", errors=(400, 401, 404, 409, 415),
-                     path_params=("item_id",)),
-        "delete": _op("removeCartItem", "Remove a line (cart_remove_item)", errors=(401, 404), path_params=("item_id",)),
+        "patch": _op(
+            "updateCartItem",
+            "Set a line's quantity",
+            body="CartUpdateRequest",
+            errors=(400, 401, 404, 409, 415),
+            path_params=("item_id",),
+        ),
+        "delete": _op(
+            "removeCartItem", "Remove a line (cart_remove_item)", errors=(401, 404), path_params=("item_id",)
+        ),
     },
     "/api/cart/clear": {"delete": _op("clearCart", "Empty the cart (cart_clear)", errors=(401,))},
     "/api/wishlist": {
         "get": _op("showWishlist", "Saved products with price drops and back-in-stock", errors=(401,), auth="required"),
-        "post": _op("addToWishlist", "Save a product", body="WishlistAddRequest", errors=(400, 401, 404, 415), ok="201",
-                    auth="required"),
+        "post": _op(
+            "addToWishlist",
+            "Save a product",
+            body="WishlistAddRequest",
+            errors=(400, 401, 404, 415),
+            ok="201",
+            auth="required",
+        ),
     },
     "/api/wishlist/{product_id}": {
-        "delete": _op("removeFromWishlist", "Forget a saved product", errors=(401, 404), path_params=("product_id",),
-                      auth="required")
+        "delete": _op(
+            "removeFromWishlist",
+            "Forget a saved product",
+            errors=(401, 404),
+            path_params=("product_id",),
+            auth="required",
+        )
     },
     "/api/products/{product_id}/reviews": {
         "get": _op("listReviews", "A product's reviews, newest first", errors=(400, 404), path_params=("product_id",)),
-        "post": _op("createReview", "Write or edit your review (review_create)", body="ReviewRequest",
-                    errors=(400, 404, 415), ok="201", path_params=("product_id",)),
+        "post": _op(
+            "createReview",
+            "Write or edit your review (review_create)",
+            body="ReviewRequest",
+            errors=(400, 404, 415),
+            ok="201",
+            path_params=("product_id",),
+        ),
     },
     "/api/reviews/{review_id}": {
-        "delete": _op("deleteReview", "Delete your review (admins: any review)", errors=(401, 403, 404),
-                      path_params=("review_id",))
+        "delete": _op(
+            "deleteReview",
+            "Delete your review (admins: any review)",
+            errors=(401, 403, 404),
+            path_params=("review_id",),
+        )
     },
-    "/api/ai/compare": {"post": _op("compareProducts", "Compare 2–10 products (compare_products)", body="CompareRequest",
-                                    errors=(400, 404, 415))},
+    "/api/ai/compare": {
+        "post": _op(
+            "compareProducts", "Compare 2–10 products (compare_products)", body="CompareRequest", errors=(400, 404, 415)
+        )
+    },
 }
 
 

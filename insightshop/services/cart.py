@@ -61,7 +61,9 @@ def item_count(actor: Actor) -> int:
     return int(db.session.scalar(statement) or 0)
 
 
-def add_item(actor: Actor, product_id: int, quantity: int = 1, color: str | None = None, size: str | None = None) -> CartLine:
+def add_item(
+    actor: Actor, product_id: int, quantity: int = 1, color: str | None = None, size: str | None = None
+) -> CartLine:
     """Add units of one product variant to the cart; the line total may not exceed 10 or the stock."""
     actor.require_owner()
     _check_quantity(quantity)
@@ -151,7 +153,9 @@ def resolve_variant(product: Product, color: str | None, size: str | None) -> Pr
     variant = None if problems else product.variant_for(chosen_color, chosen_size)
     if variant is None:
         if not problems:
-            problems.append({"field": "selected_size", "message": f"{product.name} is not made in {chosen_color} / {chosen_size}"})
+            problems.append(
+                {"field": "selected_size", "message": f"{product.name} is not made in {chosen_color} / {chosen_size}"}
+            )
         raise Invalid(f"Choose a colour and size of {product.name}: {problems[0]['message']}",
                       code=ErrorCode.VARIANT_REQUIRED, details=problems)  # fmt: skip
     return variant

@@ -11,8 +11,8 @@ from sqlalchemy.engine import Connection
 from ..extensions import db
 from ..models.base import utcnow
 from ..models.catalog import Product, ProductVariant
-from . import search_index
 from ..models.reviews import Review
+from . import search_index
 from .demo_catalog_data import demo_products
 from .demo_reviews_data import demo_reviews
 from .reviews import refresh_rating

@@ -36,13 +36,17 @@ def review_by(actor: Actor, product_id: int) -> Review | None:
     return db.session.scalar(select(Review).where(Review.product_id == product_id, Review.user_id == actor.user.id))
 
 
-def save_review(actor: Actor, product_id: int, rating, comment: str = "", user_name: str | None = None) -> tuple[Review, bool]:
+def save_review(
+    actor: Actor, product_id: int, rating, comment: str = "", user_name: str | None = None
+) -> tuple[Review, bool]:
     """Create the actor's review, or update a user's existing one; returns (review, created)."""
     product = catalog.get_product(product_id)
     stars = _check_rating(rating)
     comment = (comment or "").strip()
     if len(comment) > MAX_COMMENT:
-        raise Invalid(f"comment: at most {MAX_COMMENT} characters", details=[{"field": "comment", "message": "too long"}])
+        raise Invalid(
+            f"comment: at most {MAX_COMMENT} characters", details=[{"field": "comment", "message": "too long"}]
+        )
     review = review_by(actor, product_id)
     created = review is None
     if actor.user is None:

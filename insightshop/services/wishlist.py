@@ -36,7 +36,9 @@ def list_wishlist(actor: Actor) -> list[WishlistEntry]:
     """The user's saved products, newest first; products no longer sold are left out."""
     user = actor.require_user()
     items = db.session.scalars(
-        select(WishlistItem).where(WishlistItem.user_id == user.id).order_by(WishlistItem.created_at.desc(), WishlistItem.id.desc())
+        select(WishlistItem)
+        .where(WishlistItem.user_id == user.id)
+        .order_by(WishlistItem.created_at.desc(), WishlistItem.id.desc())
     ).all()
     return [_entry(item) for item in items if item.product.is_active]
 
@@ -51,7 +53,9 @@ def add_to_wishlist(actor: Actor, product_id: int) -> WishlistEntry:
     """Save a product (saving it again keeps the first price and stock seen)."""
     user = actor.require_user()
     product = catalog.get_product(product_id)
-    item = db.session.scalar(select(WishlistItem).where(WishlistItem.user_id == user.id, WishlistItem.product_id == product.id))
+    item = db.session.scalar(
+        select(WishlistItem).where(WishlistItem.user_id == user.id, WishlistItem.product_id == product.id)
+    )
     if item is None:
         item = WishlistItem(
             user_id=user.id,
@@ -67,7 +71,9 @@ def add_to_wishlist(actor: Actor, product_id: int) -> WishlistEntry:
 def remove_from_wishlist(actor: Actor, product_id: int) -> None:
     """Forget a saved product."""
     user = actor.require_user()
-    item = db.session.scalar(select(WishlistItem).where(WishlistItem.user_id == user.id, WishlistItem.product_id == product_id))
+    item = db.session.scalar(
+        select(WishlistItem).where(WishlistItem.user_id == user.id, WishlistItem.product_id == product_id)
+    )
     if item is None:
         raise NotFound(f"Product {product_id} is not in your wishlist")
     db.session.delete(item)

@@ -410,12 +410,16 @@ def comparison(products: list[Product]) -> Comparison:
     prices = [p.price for p in products]
     ratings = [p.rating for p in products]
     in_stock_sizes = [
-        ", ".join(s for s in SIZES if any(v.size == s and v.stock > 0 for v in p.variants)) or "Sold out" for p in products
+        ", ".join(s for s in SIZES if any(v.size == s and v.stock > 0 for v in p.variants)) or "Sold out"
+        for p in products
     ]
     rows = [
         ComparisonRow("Price", [money(p.price) for p in products], prices.index(min(prices))),
-        ComparisonRow("Rating", [f"{stars(p.rating)} {p.rating:.1f} ({p.rating_count})" for p in products],
-                      ratings.index(max(ratings)) if max(ratings) > 0 else None),  # fmt: skip
+        ComparisonRow(
+            "Rating",
+            [f"{stars(p.rating)} {p.rating:.1f} ({p.rating_count})" for p in products],
+            ratings.index(max(ratings)) if max(ratings) > 0 else None,
+        ),  # fmt: skip
         ComparisonRow("Department", [label(p.category, "category") for p in products]),
         ComparisonRow("Type", [label(p.clothing_type) for p in products]),
         ComparisonRow("Colours", [", ".join(label(c) for c in p.available_colors) for p in products]),
@@ -424,7 +428,9 @@ def comparison(products: list[Product]) -> Comparison:
         ComparisonRow("Season", [label(p.season) for p in products]),
     ]
     columns = [
-        ComparisonColumn(p.id, p.name, url_for("shop.show_product", product_id=p.id), url_for("shop.product_image", product_id=p.id))
+        ComparisonColumn(
+            p.id, p.name, url_for("shop.show_product", product_id=p.id), url_for("shop.product_image", product_id=p.id)
+        )
         for p in products
     ]
     return Comparison(columns, rows)

@@ -15,7 +15,12 @@ def test_register_returns_a_token_and_sends_a_verification_email(client):
     body = response.get_json()
     assert response.status_code == 201
     assert body["user"]["email"] == "new@example.com" and body["user"]["is_verified"] is False
-    assert client.get("/api/auth/me", headers={"Authorization": f"Bearer {body['token']}"}).get_json()["user"]["first_name"] == "Nia"
+    assert (
+        client.get("/api/auth/me", headers={"Authorization": f"Bearer {body['token']}"}).get_json()["user"][
+            "first_name"
+        ]
+        == "Nia"
+    )
     [message] = list_outbox()
     assert message.to == "new@example.com" and "/verify/" in message.body
 
@@ -26,7 +31,12 @@ def test_register_returns_a_token_and_sends_a_verification_email(client):
         ({"email": "x@example.com"}, 400, "validation_error", "password"),
         ({"email": "nope", "password": "correct horse battery"}, 400, "validation_error", "email"),
         ({"email": "x@example.com", "password": "short"}, 400, "validation_error", "password"),
-        ({"email": "x@example.com", "password": "correct horse battery", "is_admin": True}, 400, "validation_error", "is_admin"),
+        (
+            {"email": "x@example.com", "password": "correct horse battery", "is_admin": True},
+            400,
+            "validation_error",
+            "is_admin",
+        ),
     ],
 )
 def test_register_rejects_bad_input(client, body, status, code, field):
@@ -96,7 +106,12 @@ def test_repeated_login_failures_are_rate_limited_with_retry_after(client):
 def test_successful_logins_do_not_count_towards_the_limit(client):
     make_user("sam@example.com")
     for _ in range(8):
-        assert client.post("/api/auth/login", json={"email": "sam@example.com", "password": "correct horse battery"}).status_code == 200
+        assert (
+            client.post(
+                "/api/auth/login", json={"email": "sam@example.com", "password": "correct horse battery"}
+            ).status_code
+            == 200
+        )
 
 
 def test_password_reset_request_answers_the_same_for_unknown_addresses(client):

@@ -31,7 +31,9 @@ def test_clear_empties_only_the_callers_cart(client, shirt):
     make_user("a@example.com")
     make_user("b@example.com")
     alice, bob = bearer(client, "a@example.com"), bearer(client, "b@example.com")
-    client.post("/api/cart", headers=alice, json={"product_id": shirt.id, "selected_color": "navy", "selected_size": "M"})
+    client.post(
+        "/api/cart", headers=alice, json={"product_id": shirt.id, "selected_color": "navy", "selected_size": "M"}
+    )
     client.post("/api/cart", headers=bob, json={"product_id": shirt.id, "selected_color": "navy", "selected_size": "L"})
 
     response = client.delete("/api/cart/clear", headers=alice)
@@ -81,7 +83,12 @@ def test_patch_validates_quantity_and_stock(client, shirt):
     item = client.post("/api/cart", headers=headers,
                        json={"product_id": shirt.id, "selected_color": "navy", "selected_size": "M"}).get_json()["item"]  # fmt: skip
 
-    assert_error(client.patch(f"/api/cart/{item['id']}", headers=headers, json={"quantity": 12}), 400, "validation_error", "quantity")
+    assert_error(
+        client.patch(f"/api/cart/{item['id']}", headers=headers, json={"quantity": 12}),
+        400,
+        "validation_error",
+        "quantity",
+    )
     assert_error(client.patch(f"/api/cart/{item['id']}", headers=headers, json={"quantity": 9}), 409, "out_of_stock")
     assert_error(client.patch(f"/api/cart/{item['id']}", headers=headers, data="x"), 415, "unsupported_media_type")
 
@@ -89,9 +96,15 @@ def test_patch_validates_quantity_and_stock(client, shirt):
 def test_logging_in_with_a_guest_token_merges_the_guest_cart(client, shirt):
     make_user("sam@example.com")
     guest = guest_bearer(client)
-    client.post("/api/cart", headers=guest, json={"product_id": shirt.id, "quantity": 2, "selected_color": "navy", "selected_size": "L"})
+    client.post(
+        "/api/cart",
+        headers=guest,
+        json={"product_id": shirt.id, "quantity": 2, "selected_color": "navy", "selected_size": "L"},
+    )
 
-    login = client.post("/api/auth/login", headers=guest, json={"email": "sam@example.com", "password": "correct horse battery"})
+    login = client.post(
+        "/api/auth/login", headers=guest, json={"email": "sam@example.com", "password": "correct horse battery"}
+    )
     user = {"Authorization": f"Bearer {login.get_json()['token']}"}
 
     assert client.get("/api/cart", headers=user).get_json()["cart"]["item_count"] == 2

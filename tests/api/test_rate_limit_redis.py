@@ -36,7 +36,9 @@ def test_login_failures_are_counted_in_redis(redis_app):
     client.environ_base["REMOTE_ADDR"] = address
     assert app.config["RATELIMIT_STORAGE_URI"] == REDIS_URL
 
-    statuses = [client.post("/api/auth/login", json={"email": "a@example.com", "password": "x"}).status_code for _ in range(6)]
+    statuses = [
+        client.post("/api/auth/login", json={"email": "a@example.com", "password": "x"}).status_code for _ in range(6)
+    ]
 
     assert statuses == [401] * 5 + [429]
     assert any(redis.Redis.from_url(REDIS_URL).scan_iter(f"*{address}*"))

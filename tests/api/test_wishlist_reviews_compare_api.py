@@ -24,9 +24,16 @@ def test_wishlist_add_list_and_remove(client):
 def test_wishlist_needs_a_user(client):
     product = make_product()
     assert_error(client.get("/api/wishlist"), 401, "unauthorized")
-    assert_error(client.post("/api/wishlist", headers=guest_bearer(client), json={"product_id": product.id}), 401, "unauthorized")
+    assert_error(
+        client.post("/api/wishlist", headers=guest_bearer(client), json={"product_id": product.id}), 401, "unauthorized"
+    )
     make_user()
-    assert_error(client.post("/api/wishlist", headers=bearer(client), json={"product_id": "x"}), 400, "validation_error", "product_id")
+    assert_error(
+        client.post("/api/wishlist", headers=bearer(client), json={"product_id": "x"}),
+        400,
+        "validation_error",
+        "product_id",
+    )
 
 
 def test_reviews_by_guest_and_user_update_the_rating(client):
@@ -34,9 +41,13 @@ def test_reviews_by_guest_and_user_update_the_rating(client):
     make_user()
     user = bearer(client)
 
-    guest = client.post(f"/api/products/{product.id}/reviews", json={"rating": 4, "comment": "<b>Nice</b>", "user_name": "Gina"})
+    guest = client.post(
+        f"/api/products/{product.id}/reviews", json={"rating": 4, "comment": "<b>Nice</b>", "user_name": "Gina"}
+    )
     mine = client.post(f"/api/products/{product.id}/reviews", headers=user, json={"rating": 2})
-    edited = client.post(f"/api/products/{product.id}/reviews", headers=user, json={"rating": 5, "comment": "Better now"})
+    edited = client.post(
+        f"/api/products/{product.id}/reviews", headers=user, json={"rating": 5, "comment": "Better now"}
+    )
     listed = client.get(f"/api/products/{product.id}/reviews").get_json()["reviews"]
     detail = client.get(f"/api/products/{product.id}").get_json()["product"]
 
@@ -48,8 +59,15 @@ def test_reviews_by_guest_and_user_update_the_rating(client):
 
 def test_review_errors(client):
     product = make_product()
-    assert_error(client.post(f"/api/products/{product.id}/reviews", json={"rating": 4}), 400, "validation_error", "user_name")
-    assert_error(client.post(f"/api/products/{product.id}/reviews", json={"rating": 9, "user_name": "G"}), 400, "validation_error", "rating")
+    assert_error(
+        client.post(f"/api/products/{product.id}/reviews", json={"rating": 4}), 400, "validation_error", "user_name"
+    )
+    assert_error(
+        client.post(f"/api/products/{product.id}/reviews", json={"rating": 9, "user_name": "G"}),
+        400,
+        "validation_error",
+        "rating",
+    )
     assert_error(client.post("/api/products/999/reviews", json={"rating": 4, "user_name": "G"}), 404, "not_found")
     assert_error(client.get(f"/api/products/{product.id}/reviews?limit=0"), 400, "validation_error")
 
@@ -58,9 +76,13 @@ def test_deleting_someone_elses_review_is_forbidden(client):
     product = make_product()
     make_user("a@example.com")
     make_user("b@example.com")
-    review = client.post(f"/api/products/{product.id}/reviews", headers=bearer(client, "a@example.com"), json={"rating": 3}).get_json()["review"]
+    review = client.post(
+        f"/api/products/{product.id}/reviews", headers=bearer(client, "a@example.com"), json={"rating": 3}
+    ).get_json()["review"]
 
-    assert_error(client.delete(f"/api/reviews/{review['id']}", headers=bearer(client, "b@example.com")), 403, "forbidden")
+    assert_error(
+        client.delete(f"/api/reviews/{review['id']}", headers=bearer(client, "b@example.com")), 403, "forbidden"
+    )
     assert client.delete(f"/api/reviews/{review['id']}", headers=bearer(client, "a@example.com")).status_code == 200
 
 
@@ -71,5 +93,7 @@ def test_compare_products(client):
 
     assert [p["name"] for p in body["products"]] == ["Beta Shirt", "Alpha Shirt"]
     assert_error(client.post("/api/ai/compare", json={"product_ids": [a.id]}), 400, "validation_error", "product_ids")
-    assert_error(client.post("/api/ai/compare", json={"product_ids": list(range(1, 12))}), 400, "validation_error", "product_ids")
+    assert_error(
+        client.post("/api/ai/compare", json={"product_ids": list(range(1, 12))}), 400, "validation_error", "product_ids"
+    )
     assert_error(client.post("/api/ai/compare", json={"product_ids": [a.id, 999]}), 404, "not_found")

@@ -24,6 +24,10 @@ def test_shopper_searches_filters_and_opens_a_product(live_server, page, tmp_pat
     departments = set(page.locator("#results .card-department").all_text_contents())
     assert departments == {"Men"}
     expect(page.locator("#results .chip").first).to_contain_text("Men")
+    page.select_option("#catalog-sort", "price_low")
+    expect(page).to_have_url(re.compile(r"sort=price_low"))
+    prices = [float(p.strip("$").replace(",", "")) for p in page.locator("#results .card-price").all_text_contents()]
+    assert prices == sorted(prices) and len(prices) == men_count
     assert page.evaluate("window.__sameDocument") is True
     page.screenshot(path=str(tmp_path / "catalog.png"), full_page=True)
 
@@ -37,6 +41,12 @@ def test_shopper_searches_filters_and_opens_a_product(live_server, page, tmp_pat
     expect(page).to_have_url(re.compile(r"size=L"))
     expect(page.locator(".availability")).to_have_text(re.compile(r"(In stock in|Only \d+ left in) White / L"))
     expect(page.locator(".size-option.selected .size-code")).to_have_text("L")
+
+    expect(page.locator("#cart-count")).to_have_text("0")
+    page.locator("select[name=quantity]").select_option("2")
+    page.locator(".add-button").click()
+    expect(page.locator("#add-status")).to_contain_text(f"Added {title} (White / L) to your cart.")
+    expect(page.locator("#cart-count")).to_have_text("2")
     page.screenshot(path=str(tmp_path / "product.png"), full_page=True)
 
     assert (tmp_path / "catalog.png").stat().st_size > 10_000

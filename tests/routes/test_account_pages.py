@@ -29,7 +29,9 @@ def test_register_logs_in_and_sends_a_link_that_verifies(client):
 def test_register_form_shows_errors_and_changes_nothing(client):
     make_user("taken@example.com")
 
-    mismatch = post_form(client, "/register", {"email": "a@example.com", "password": "correct horse battery", "confirm": "different one"})
+    mismatch = post_form(
+        client, "/register", {"email": "a@example.com", "password": "correct horse battery", "confirm": "different one"}
+    )
     taken = post_form(client, "/register", {"email": "taken@example.com", "password": "correct horse battery",
                                             "confirm": "correct horse battery"})  # fmt: skip
 
@@ -63,13 +65,17 @@ def test_login_failure_login_success_and_logout(client):
 
 def test_login_never_redirects_off_site(client):
     make_user("sam@example.com")
-    response = post_form(client, "/login?next=https://evil.example/x", {"email": "sam@example.com", "password": "correct horse battery"})
+    response = post_form(
+        client, "/login?next=https://evil.example/x", {"email": "sam@example.com", "password": "correct horse battery"}
+    )
     assert response.location.endswith("/account")
 
 
 def test_browser_login_is_rate_limited(client):
     make_user("sam@example.com")
-    statuses = [post_form(client, "/login", {"email": "sam@example.com", "password": "bad"}).status_code for _ in range(6)]
+    statuses = [
+        post_form(client, "/login", {"email": "sam@example.com", "password": "bad"}).status_code for _ in range(6)
+    ]
 
     assert statuses == [422] * 5 + [429]
 

@@ -46,7 +46,9 @@ def test_htmx_add_answers_a_status_and_an_out_of_band_badge(client):
 
     assert response.status_code == 200 and response.headers["HX-Trigger"] == "cart-changed"
     assert "Added Oxford Shirt (White / L) to your cart." in html
-    assert '<span id="cart-count" class="cart-count" hx-swap-oob="true" aria-label="3 items in your cart">3</span>' in html
+    assert (
+        '<span id="cart-count" class="cart-count" hx-swap-oob="true" aria-label="3 items in your cart">3</span>' in html
+    )
     assert "<html" not in html
 
 
@@ -152,7 +154,14 @@ def test_compare_tray_and_page(client):
 def test_save_to_wishlist_from_the_product_page(client):
     product = make_product("Wool Coat", clothing_type="coat")
     make_user("sam@example.com")
-    client.post("/login", data={"email": "sam@example.com", "password": "correct horse battery", "csrf_token": csrf_token(client, "/login")})
+    client.post(
+        "/login",
+        data={
+            "email": "sam@example.com",
+            "password": "correct horse battery",
+            "csrf_token": csrf_token(client, "/login"),
+        },
+    )
     token = csrf_token(client, f"/products/{product.id}")
 
     saved = client.post(f"/wishlist/{product.id}", data={"csrf_token": token}, headers={"HX-Request": "true"})
@@ -160,4 +169,6 @@ def test_save_to_wishlist_from_the_product_page(client):
 
     assert "♥ Saved" in saved.get_data(as_text=True)
     assert "Wool Coat" in listing
-    assert "♡ Save" in client.post(f"/wishlist/{product.id}", data={"csrf_token": token}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "♡ Save" in client.post(
+        f"/wishlist/{product.id}", data={"csrf_token": token}, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)

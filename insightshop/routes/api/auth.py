@@ -12,7 +12,6 @@ from ...web.auth import current_actor, current_api_token
 from . import api, json_body
 
 
-
 def _failed(response) -> bool:
     return response.status_code >= 400
 
