@@ -3,6 +3,11 @@
 from .accounts import ApiToken, User
 from .cart import CartItem, WishlistItem
 from .catalog import Product, ProductVariant
+from .orders import Order, OrderEvent, OrderItem, PaymentLog, ReturnItem, ReturnRequest
 from .reviews import Review
+from .sales import Sale
 
-__all__ = ["ApiToken", "CartItem", "Product", "ProductVariant", "Review", "User", "WishlistItem"]
+__all__ = [
+    "ApiToken", "CartItem", "Order", "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant",
+    "ReturnItem", "ReturnRequest", "Review", "Sale", "User", "WishlistItem",
+]  # fmt: skip
