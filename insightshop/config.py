@@ -45,6 +45,15 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "RATELIMIT_ENABLED": True,
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_KEY_PREFIX": "insightshop",
+        "TAX_RATE": os.environ.get("TAX_RATE", "0.08"),
+        "SHIPPING_STANDARD": os.environ.get("SHIPPING_STANDARD", "5.95"),
+        "SHIPPING_EXPRESS": os.environ.get("SHIPPING_EXPRESS", "14.95"),
+        "FREE_SHIPPING_FROM": os.environ.get("FREE_SHIPPING_FROM", "75.00"),
+        "STRIPE_SECRET_KEY": os.environ.get("STRIPE_SECRET_KEY") or None,
+        "STRIPE_PUBLISHABLE_KEY": os.environ.get("STRIPE_PUBLISHABLE_KEY") or None,
+        "STRIPE_WEBHOOK_SECRET": os.environ.get("STRIPE_WEBHOOK_SECRET") or None,
+        "STRIPE_HTTP_CLIENT": None,  # tests put a recorded-response client here
+        "RETURN_WINDOW_DAYS": 30,
         "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
         "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),
     }

@@ -10,9 +10,10 @@ def register_blueprints(app: Flask) -> None:
     from .auth import auth
     from .cart import cart_pages
     from .compare import compare_pages
+    from .orders import order_pages
     from .reviews import review_pages
     from .shop import shop
     from .wishlist import wishlist_pages
 
-    for blueprint in (shop, auth, cart_pages, wishlist_pages, compare_pages, review_pages, api):
+    for blueprint in (shop, auth, cart_pages, wishlist_pages, compare_pages, review_pages, order_pages, api):
         app.register_blueprint(blueprint)

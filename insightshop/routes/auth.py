@@ -8,7 +8,7 @@ from flask_login import login_required
 from ..extensions import limiter
 from ..forms.accounts import ChangePasswordForm, ForgotPasswordForm, LoginForm, RegisterForm, ResetPasswordForm
 from ..forms.shop import EmptyForm
-from ..services import accounts, mail
+from ..services import accounts, mail, orders
 from ..services.errors import DomainError
 from ..web.account_mail import send_password_reset, send_verification
 from ..web.auth import current_actor, log_in, log_out
@@ -67,7 +67,7 @@ def logout():
 @login_required
 def account():
     return render_template("auth/account.html", user=current_actor().user, password_form=ChangePasswordForm(),
-                           action_form=EmptyForm())  # fmt: skip
+                           action_form=EmptyForm(), orders=orders.list_orders(current_actor()))  # fmt: skip
 
 
 @auth.post("/account/password")
@@ -83,7 +83,8 @@ def change_password():
         else:
             flash("Your password is changed.", "success")
             return redirect(url_for("auth.account"))
-    return render_template("auth/account.html", user=user, password_form=form, action_form=EmptyForm()), 422
+    return render_template("auth/account.html", user=user, password_form=form, action_form=EmptyForm(),
+                           orders=orders.list_orders(current_actor())), 422  # fmt: skip
 
 
 @auth.post("/account/verify")

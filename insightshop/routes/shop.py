@@ -26,6 +26,7 @@ def show_home():
         [],
         featured=[display.card(p) for p in catalog.featured_products(8)],
         new_arrivals=[display.card(p) for p in catalog.new_arrivals(8)],
+        on_sale=[display.card(p) for p in catalog.on_sale_products(8)],
         departments=display.department_tiles(catalog.category_counts()),
         type_links=display.type_links(),
     )

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
+from .orders import (
+    CHECKOUT_BODY, CREATE_INTENT_BODY, OFFLINE_CONFIRM_BODY, ORDER_STATUS_BODY, ORDER_TRACK_BODY, RETURN_BODY,
+)  # fmt: skip
 from .products import PRODUCT_SCHEMA
 from .shop import (
     CART_ADD_BODY,
@@ -81,7 +84,7 @@ FACET_COUNTS_SCHEMA = {
 
 
 def _error_responses(*statuses: int) -> dict:
-    descriptions = {400: "Invalid input", 401: "Not authenticated", 403: "Not allowed", 404: "Not found",
+    descriptions = {400: "Invalid input", 401: "Not authenticated", 403: "Not allowed", 404: "Not found", 503: "Unavailable",
                     409: "Conflict (e.g. out of stock)", 415: "Body is not JSON", 429: "Too many requests"}  # fmt: skip
     return {
         str(status): {
@@ -235,6 +238,29 @@ SHOP_PATHS = {
             "compareProducts", "Compare 2–10 products (compare_products)", body="CompareRequest", errors=(400, 404, 415)
         )
     },
+    "/api/orders": {
+        "get": _op("listOrders", "The signed-in user's orders", errors=(401,), auth="required"),
+        "post": _op("placeOrder", "Check out the cart (checkout_proceed); send Idempotency-Key to make retries safe",
+                    body="CheckoutRequest", errors=(400, 401, 409, 415), ok="201"),
+    },
+    "/api/orders/{order_id}": {
+        "get": _op("getOrder", "One order (owner, guest cart owner, or X-Order-Token holder)", errors=(404,),
+                   path_params=("order_id",))
+    },
+    "/api/orders/status": {"post": _op("orderStatus", "Order status by id + email (order_status)", body="OrderStatusRequest",
+                                       errors=(400, 404, 415), auth="none")},
+    "/api/orders/track": {"post": _op("trackOrder", "Shipment by tracking number (order_track)", body="OrderTrackRequest",
+                                      errors=(400, 404, 415), auth="none")},
+    "/api/payments/create-intent": {"post": _op("createPaymentIntent", "Start paying an order; amount from the server total",
+                                                body="CreateIntentRequest", errors=(400, 404, 409, 415, 503), ok="201")},
+    "/api/payments/offline/confirm": {"post": _op("confirmOfflinePayment", "Settle a test payment (offline provider only)",
+                                                  body="OfflineConfirmRequest", errors=(400, 404, 409, 415))},
+    "/api/payments/webhook": {"post": _op("stripeWebhook", "Stripe events, verified by Stripe-Signature", errors=(400, 404),
+                                          auth="none")},
+    "/api/returns": {"post": _op("requestReturn", "Return delivered items within 30 days", body="ReturnRequest",
+                                 errors=(400, 404, 409, 415), ok="201")},
+    "/api/returns/{return_id}": {"get": _op("getReturn", "One return request (owner only)", errors=(404,),
+                                            path_params=("return_id",))},
 }
 
 
@@ -339,6 +365,12 @@ def build_openapi(server_url: str = "/") -> dict:
                 "WishlistAddRequest": WISHLIST_ADD_BODY,
                 "ReviewRequest": REVIEW_BODY,
                 "CompareRequest": COMPARE_BODY,
+                "CheckoutRequest": CHECKOUT_BODY,
+                "OrderStatusRequest": ORDER_STATUS_BODY,
+                "OrderTrackRequest": ORDER_TRACK_BODY,
+                "CreateIntentRequest": CREATE_INTENT_BODY,
+                "OfflineConfirmRequest": OFFLINE_CONFIRM_BODY,
+                "ReturnRequest": RETURN_BODY,
             },
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         },

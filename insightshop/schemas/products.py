@@ -6,6 +6,7 @@ from flask import url_for
 
 from ..models.catalog import Product, ProductVariant
 from ..services.catalog import CatalogPage, Facets
+from ..services.pricing import PriceBook
 
 MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$", "description": "Decimal amount as a string"}
 
@@ -46,6 +47,9 @@ PRODUCT_SCHEMA = {
         "slug": {"type": "string"},
         "description": {"type": "string"},
         "price": MONEY,
+        "list_price": MONEY,
+        "on_sale": {"type": "boolean"},
+        "sale": {"type": ["object", "null"]},
         "currency": {"type": "string"},
         "category": {"type": "string", "enum": ["men", "women", "kids"]},
         "clothing_type": {"type": "string"},
@@ -80,15 +84,21 @@ def variant_to_dict(variant: ProductVariant) -> dict:
     }
 
 
-def product_to_dict(product: Product) -> dict:
-    """A product as the API and the tools show it."""
+def product_to_dict(product: Product, book: PriceBook | None = None) -> dict:
+    """A product as the API and the tools show it (prices as of now, sales applied)."""
     sizes = product.available_sizes
+    price = (book or PriceBook()).price_of(product)
     return {
         "id": product.id,
         "name": product.name,
         "slug": product.slug,
         "description": product.description,
-        "price": f"{product.price:.2f}",
+        "price": f"{price.price:.2f}",
+        "list_price": f"{price.list_price:.2f}",
+        "on_sale": price.on_sale,
+        "sale": {"id": price.sale.id, "name": price.sale.name, "discount_percentage": float(price.sale.discount_percentage)}
+        if price.on_sale
+        else None,
         "currency": "USD",
         "category": product.category,
         "clothing_type": product.clothing_type,
@@ -114,7 +124,7 @@ def product_to_dict(product: Product) -> dict:
 def page_to_dict(page: CatalogPage) -> dict:
     """A page of products with pagination metadata."""
     return {
-        "products": [product_to_dict(p) for p in page.products],
+        "products": [product_to_dict(p, book) for book in [PriceBook()] for p in page.products],
         "pagination": {
             "page": page.page,
             "per_page": page.per_page,

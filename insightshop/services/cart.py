@@ -23,6 +23,11 @@ class CartLine:
     variant: ProductVariant
     unit_price: Decimal
     line_total: Decimal
+    list_price: Decimal | None = None
+
+    @property
+    def on_sale(self) -> bool:
+        return self.list_price is not None and self.unit_price < self.list_price
 
     @property
     def max_quantity(self) -> int:
@@ -45,10 +50,12 @@ def get_cart(actor: Actor) -> Cart:
     if not actor.has_owner:
         return Cart([], Decimal("0.00"), 0)
     items = db.session.scalars(_owned(actor).order_by(CartItem.created_at, CartItem.id)).unique().all()
+    book = pricing.PriceBook()
     lines = []
     for item in items:
-        unit = pricing.effective_price(item.variant.product)
-        lines.append(CartLine(item, item.variant.product, item.variant, unit, pricing.line_total(unit, item.quantity)))
+        price = book.price_of(item.variant.product)
+        lines.append(CartLine(item, item.variant.product, item.variant, price.price,
+                              pricing.line_total(price.price, item.quantity), price.list_price))  # fmt: skip
     subtotal = pricing.quantize(sum((line.line_total for line in lines), Decimal("0")))
     return Cart(lines, subtotal, sum(line.item.quantity for line in lines))
 
@@ -198,5 +205,6 @@ def _owner_fields(actor: Actor) -> dict:
 
 
 def _line(item: CartItem) -> CartLine:
-    unit = pricing.effective_price(item.variant.product)
-    return CartLine(item, item.variant.product, item.variant, unit, pricing.line_total(unit, item.quantity))
+    price = pricing.PriceBook().price_of(item.variant.product)
+    return CartLine(item, item.variant.product, item.variant, price.price, pricing.line_total(price.price, item.quantity),
+                    price.list_price)  # fmt: skip

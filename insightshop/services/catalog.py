@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from sqlalchemy import Select, and_, case, func, select
+from sqlalchemy import Select, and_, case, func, or_, select
 
 from ..extensions import db
 from ..models.catalog import Product, ProductVariant
@@ -158,6 +158,26 @@ def featured_products(limit: int = 8) -> list[Product]:
 def new_arrivals(limit: int = 8) -> list[Product]:
     """The most recently added active products."""
     statement = select(Product).where(Product.is_active).order_by(Product.created_at.desc(), Product.id.desc())
+    return list(db.session.scalars(statement.limit(limit)))
+
+
+def on_sale_products(limit: int = 8) -> list[Product]:
+    """Active products a running sale covers, best rated first."""
+    from .pricing import running_sales
+
+    scopes = []
+    for sale in running_sales():
+        conditions = [Product.is_active]
+        if sale.categories:
+            conditions.append(Product.category.in_(sale.categories))
+        if sale.clothing_types:
+            conditions.append(Product.clothing_type.in_(sale.clothing_types))
+        if sale.product_ids:
+            conditions.append(Product.id.in_(sale.product_ids))
+        scopes.append(and_(*conditions))
+    if not scopes:
+        return []
+    statement = select(Product).where(Product.is_active, or_(*scopes)).order_by(Product.rating.desc(), Product.id)
     return list(db.session.scalars(statement.limit(limit)))
 
 

@@ -1,23 +1,110 @@
-"""Prices: the one place that says what a product costs now. Money is Decimal, rounded half-up to cents."""
+"""Prices: the one place that says what a product costs now (the best running sale applied).
+Money is Decimal, rounded half-up to cents; nothing here ever reads a price from a request."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from flask import current_app
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models.base import utcnow
 from ..models.catalog import Product
+from ..models.sales import Sale
 
 CENT = Decimal("0.01")
+HUNDRED = Decimal("100")
 
 
-def quantize(amount: Decimal) -> Decimal:
+def quantize(amount) -> Decimal:
     """Round money to cents, half up."""
     return Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def effective_price(product: Product) -> Decimal:
-    """What one unit costs today, read from the database (never from a request)."""
-    return quantize(product.price)
-
-
 def line_total(unit_price: Decimal, quantity: int) -> Decimal:
     return quantize(unit_price * quantity)
+
+
+def today() -> date:
+    return utcnow().date()
+
+
+def running_sales(day: date | None = None) -> list[Sale]:
+    """Sales that are active and whose window contains the day."""
+    day = day or today()
+    statement = select(Sale).where(Sale.is_active, Sale.start_date <= day, Sale.end_date >= day)
+    return list(db.session.scalars(statement.order_by(Sale.discount_percentage.desc(), Sale.id)))
+
+
+@dataclass(frozen=True)
+class Price:
+    list_price: Decimal
+    price: Decimal
+    sale: Sale | None
+
+    @property
+    def on_sale(self) -> bool:
+        return self.sale is not None and self.price < self.list_price
+
+    @property
+    def saving(self) -> Decimal:
+        return self.list_price - self.price
+
+
+class PriceBook:
+    """Prices for one moment: the running sales are read once, then applied to any number of products."""
+
+    def __init__(self, sales: list[Sale] | None = None, day: date | None = None):
+        self.sales = running_sales(day) if sales is None else sales
+
+    def price_of(self, product: Product) -> Price:
+        """The product's list price, its price now and the sale that gives it (the biggest discount wins)."""
+        list_price = quantize(product.price)
+        best = next((sale for sale in self.sales if sale.applies_to(product)), None)
+        if best is None or best.discount_percentage <= 0:
+            return Price(list_price, list_price, None)
+        discounted = quantize(list_price * (HUNDRED - Decimal(best.discount_percentage)) / HUNDRED)
+        return Price(list_price, discounted, best)
+
+    def effective_price(self, product: Product) -> Decimal:
+        return self.price_of(product).price
+
+
+def effective_price(product: Product) -> Decimal:
+    """What one unit costs today (convenience for a single product)."""
+    return PriceBook().effective_price(product)
+
+
+@dataclass(frozen=True)
+class Totals:
+    subtotal: Decimal  # at list prices
+    discount: Decimal  # what sales take off
+    shipping: Decimal
+    tax: Decimal
+    total: Decimal
+
+
+SHIPPING_METHODS = ("standard", "express")
+
+
+def shipping_cost(method: str, merchandise: Decimal) -> Decimal:
+    """Standard is free from the configured threshold; express always costs its rate."""
+    config = current_app.config
+    if method == "express":
+        return quantize(config["SHIPPING_EXPRESS"])
+    if merchandise >= Decimal(str(config["FREE_SHIPPING_FROM"])):
+        return Decimal("0.00")
+    return quantize(config["SHIPPING_STANDARD"])
+
+
+def totals(lines: list[tuple[Price, int]], method: str = "standard") -> Totals:
+    """Order totals from (price, quantity) pairs: list subtotal, sale discount, shipping, tax, total."""
+    subtotal = quantize(sum((p.list_price * q for p, q in lines), Decimal("0")))
+    merchandise = quantize(sum((p.price * q for p, q in lines), Decimal("0")))
+    discount = subtotal - merchandise
+    shipping = shipping_cost(method, merchandise) if lines else Decimal("0.00")
+    tax = quantize(merchandise * Decimal(str(current_app.config["TAX_RATE"])))
+    return Totals(subtotal, discount, shipping, tax, quantize(merchandise + shipping + tax))

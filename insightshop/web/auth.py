@@ -44,7 +44,10 @@ def ensure_guest() -> Actor:
 def log_in(user: User, *, remember: bool = False) -> None:
     """Start a browser session for the user, moving the guest cart over."""
     guest_id = session.get(GUEST_KEY)
+    order_tokens = session.get("order_tokens")
     session.clear()  # a fresh session at login: nothing set before it survives (session fixation)
+    if order_tokens:
+        session["order_tokens"] = order_tokens  # guest orders placed in this browser stay visible
     login_user(user, remember=remember)
     if guest_id:
         cart.merge_guest_cart(guest_id, user.id)

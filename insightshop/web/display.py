@@ -9,6 +9,7 @@ from flask import url_for
 
 from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product
+from ..services.pricing import PriceBook
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
 from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
 from .filters import label, money, stars
@@ -37,6 +38,7 @@ class Card:
     department: str
     colors: list[str]
     badge: str | None
+    list_price: str | None = None
 
 
 @dataclass
@@ -115,22 +117,28 @@ class ProductView:
     selected_size: str | None
     availability: str
     availability_level: str
+    list_price: str | None = None
+    sale_name: str | None = None
     can_add: bool = False
     add_label: str = "Choose a size"
     quantity_options: list[int] = field(default_factory=list)
     details: list[tuple[str, str]] = field(default_factory=list)
 
 
-def card(product: Product) -> Card:
+def card(product: Product, book: PriceBook | None = None) -> Card:
     """A product as a catalog tile."""
     stock = product.stock_quantity
+    price = (book or PriceBook()).price_of(product)
     badge = "Sold out" if stock == 0 else ("Few left" if stock <= LOW_STOCK else None)
+    if price.on_sale and stock:
+        badge = f"−{price.sale.discount_percentage:.0f}%"
     return Card(
         id=product.id,
         name=product.name,
         url=url_for("shop.show_product", product_id=product.id),
         image_url=url_for("shop.product_image", product_id=product.id),
-        price=money(product.price),
+        price=money(price.price),
+        list_price=money(price.list_price) if price.on_sale else None,
         rating=f"{product.rating:.1f}",
         rating_count=product.rating_count,
         stars=stars(product.rating),
@@ -163,7 +171,7 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
     return CatalogView(
         heading=heading,
         summary=f"{results.total:,} {noun}",
-        cards=[card(p) for p in results.products],
+        cards=[card(p, book) for book in [PriceBook()] for p in results.products],
         facet_groups=groups,
         price_links=_price_links(query, facets),
         chips=_chips(query),
@@ -219,6 +227,7 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
         if s in in_color
     ]
     availability, level = _availability(product, chosen_color, chosen_size, in_color)
+    price = PriceBook().price_of(product)
     stock = in_color[chosen_size].stock if chosen_size else 0
     can_add = stock > 0
     return ProductView(
@@ -226,7 +235,9 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
         add_label="Add to cart" if can_add else ("Out of stock" if chosen_size else "Choose a size"),
         quantity_options=list(range(1, min(MAX_LINE_QUANTITY, stock) + 1)) if can_add else [1],
         image_url=url_for("shop.product_image", product_id=product.id, color=chosen_color),
-        price=money(product.price),
+        price=money(price.price),
+        list_price=money(price.list_price) if price.on_sale else None,
+        sale_name=price.sale.name if price.on_sale else None,
         stars=stars(product.rating),
         rating=f"{product.rating:.1f}",
         department=label(product.category, "category"),
@@ -407,14 +418,15 @@ def comparison(products: list[Product]) -> Comparison:
     """Products side by side; the lowest price and the best rating are marked."""
     if not products:
         return Comparison([], [])
-    prices = [p.price for p in products]
+    book = PriceBook()
+    prices = [book.effective_price(p) for p in products]
     ratings = [p.rating for p in products]
     in_stock_sizes = [
         ", ".join(s for s in SIZES if any(v.size == s and v.stock > 0 for v in p.variants)) or "Sold out"
         for p in products
     ]
     rows = [
-        ComparisonRow("Price", [money(p.price) for p in products], prices.index(min(prices))),
+        ComparisonRow("Price", [money(p) for p in prices], prices.index(min(prices))),
         ComparisonRow(
             "Rating",
             [f"{stars(p.rating)} {p.rating:.1f} ({p.rating_count})" for p in products],

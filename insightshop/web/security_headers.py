@@ -21,6 +21,23 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+# The payment page alone also lets Stripe.js load, talk to Stripe and frame its Payment Element.
+STRIPE_CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self' https://js.stripe.com",
+        "style-src 'self'",
+        "img-src 'self' data: https://*.stripe.com",
+        "connect-src 'self' https://api.stripe.com",
+        "frame-src https://js.stripe.com https://hooks.stripe.com",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+
+
 def init_app(app: Flask) -> None:
     @app.after_request
     def add_security_headers(response: Response) -> Response:

@@ -1,0 +1,43 @@
+"""Checkout, payment and order lookup forms."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import EmailField, HiddenField, IntegerField, RadioField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
+
+
+class CheckoutForm(FlaskForm):
+    email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=255)])
+    shipping_name = StringField("Full name", validators=[DataRequired(), Length(max=255)])
+    shipping_address = StringField("Address", validators=[DataRequired(), Length(max=500)])
+    shipping_city = StringField("City", validators=[DataRequired(), Length(max=100)])
+    shipping_state = StringField("State / region", validators=[DataRequired(), Length(max=100)])
+    shipping_zip = StringField("ZIP / postcode", validators=[DataRequired(), Length(max=20)])
+    shipping_country = StringField("Country", default="US", validators=[Optional(), Length(max=50)])
+    shipping_phone = StringField("Phone (optional)", validators=[Optional(), Length(max=30)])
+    shipping_method = RadioField(
+        "Delivery",
+        choices=[SelectChoice("standard", "Standard (3–5 days)"), SelectChoice("express", "Express (1–2 days)")],
+        default="standard",
+        validators=[DataRequired()],
+    )
+    idempotency_key = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+
+class CardForm(FlaskForm):
+    card_number = StringField("Card number", validators=[DataRequired(), Length(min=12, max=23)])
+    expiry = StringField("Expiry (MM/YY)", validators=[Optional(), Length(max=7)])
+    cvc = StringField("CVC", validators=[Optional(), Length(max=4)])
+
+
+class LookupForm(FlaskForm):
+    order_id = IntegerField("Order number", validators=[DataRequired(), NumberRange(min=1)])
+    email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=255)])
+
+
+class ReturnForm(FlaskForm):
+    order_item_id = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
+    quantity = IntegerField("Quantity", default=1, validators=[DataRequired(), NumberRange(min=1, max=10)])
+    reason = TextAreaField("Reason", validators=[DataRequired(), Length(min=3, max=500)])

@@ -1,0 +1,96 @@
+"""Orders, payments and returns for API clients (seed 001 checkout_proceed, order_status, order_track)."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+
+from ...schemas.orders import (
+    CHECKOUT_BODY, CREATE_INTENT_BODY, OFFLINE_CONFIRM_BODY, ORDER_STATUS_BODY, ORDER_TRACK_BODY, RETURN_BODY,
+    order_to_dict, return_to_dict, tracking_to_dict,
+)  # fmt: skip
+from ...schemas.validation import validate
+from ...services import orders, payments, returns
+from ...services.errors import Invalid, NotFound
+from ...services.payments import offline, stripe_provider
+from ...web.auth import current_actor
+from . import api, json_body
+
+
+def _order_token(body: dict | None = None) -> str | None:
+    return (body or {}).get("order_token") or request.headers.get("X-Order-Token") or request.args.get("token")
+
+
+@api.post("/orders")
+def place_order():
+    body = validate(json_body(), CHECKOUT_BODY, what="checkout")
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 8 <= len(key) <= 64:
+        raise Invalid("Idempotency-Key must be 8–64 characters", details=[{"field": "Idempotency-Key", "message": "8–64 characters"}])
+    actor = current_actor()
+    existing = orders._order_for_key(actor, key) if key and actor.has_owner else None
+    order = existing or orders.place_order(actor, orders.ShippingDetails(**body), key)
+    return {"order": order_to_dict(order), "order_token": order.guest_token, "replayed": existing is not None}, (
+        200 if existing else 201
+    )
+
+
+@api.get("/orders")
+def list_orders():
+    return {"orders": [order_to_dict(o, full=False) for o in orders.list_orders(current_actor())]}
+
+
+@api.get("/orders/<int:order_id>")
+def get_order(order_id: int):
+    return {"order": order_to_dict(orders.get_order(current_actor(), order_id, _order_token()))}
+
+
+@api.post("/orders/status")
+def order_status():
+    body = validate(json_body(), ORDER_STATUS_BODY, what="request")
+    return {"order": order_to_dict(orders.order_status(body["order_id"], body["email"]), full=False)}
+
+
+@api.post("/orders/track")
+def track_order():
+    body = validate(json_body(), ORDER_TRACK_BODY, what="request")
+    return {"shipment": tracking_to_dict(orders.track_order(body["tracking_number"]))}
+
+
+@api.post("/payments/create-intent")
+def create_intent():
+    body = validate(json_body(), CREATE_INTENT_BODY, what="request")
+    order = orders.get_order(current_actor(), body["order_id"], _order_token(body))
+    intent = payments.create_intent(order)
+    return {"provider": intent.provider, "payment_intent_id": intent.payment_intent_id,
+            "client_secret": intent.client_secret, "amount": f"{intent.amount:.2f}", "currency": intent.currency}, 201  # fmt: skip
+
+
+@api.post("/payments/offline/confirm")
+def confirm_offline_payment():
+    if payments.provider_name() != offline.NAME:
+        raise NotFound("The offline test provider is not active")
+    body = validate(json_body(), OFFLINE_CONFIRM_BODY, what="payment")
+    order = offline.find_order(body["payment_intent_id"])
+    if not orders.can_access(current_actor(), order, _order_token(body)):
+        raise NotFound("No payment with that id")
+    order = offline.confirm(order, body["card_number"])
+    return {"order": order_to_dict(order)}
+
+
+@api.post("/payments/webhook")
+def stripe_webhook():
+    if not current_app.config.get("STRIPE_SECRET_KEY"):
+        raise NotFound("Stripe is not configured")
+    return stripe_provider.handle_webhook(request.get_data(), request.headers.get("Stripe-Signature"))
+
+
+@api.post("/returns")
+def request_return():
+    body = validate(json_body(), RETURN_BODY, what="return")
+    created = returns.request_return(current_actor(), body["order_id"], body["items"], _order_token(body))
+    return {"return": return_to_dict(created)}, 201
+
+
+@api.get("/returns/<int:return_id>")
+def get_return(return_id: int):
+    return {"return": return_to_dict(returns.get_return(current_actor(), return_id))}

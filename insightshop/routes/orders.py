@@ -1,0 +1,148 @@
+"""Checkout, payment, order pages, receipts, lookup, tracking and return requests in the browser."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
+
+from ..forms.checkout import CardForm, CheckoutForm, LookupForm, ReturnForm
+from ..services import cart, order_receipts, orders, payments, returns
+from ..services.errors import DomainError, NotFound
+from ..services.payments import offline
+from ..web.auth import current_actor, ensure_guest
+from ..web.forms import show_error
+from ..web.security_headers import STRIPE_CONTENT_SECURITY_POLICY
+
+order_pages = Blueprint("orders", __name__)
+TOKENS_KEY = "order_tokens"
+
+
+def remember_order(order) -> None:
+    """Let this browser see a guest order later (the session keeps the order's token)."""
+    tokens = dict(session.get(TOKENS_KEY, {}))
+    tokens[str(order.id)] = order.guest_token
+    session[TOKENS_KEY] = dict(list(tokens.items())[-20:])
+
+
+def _order(order_id: int):
+    token = request.args.get("token") or session.get(TOKENS_KEY, {}).get(str(order_id))
+    return orders.get_order(current_actor(), order_id, token)
+
+
+@order_pages.route("/checkout", methods=["GET", "POST"])
+def checkout():
+    actor = ensure_guest()
+    current = cart.get_cart(actor)
+    if current.is_empty:
+        flash("Your cart is empty.", "info")
+        return redirect(url_for("cart.show_cart"))
+    form = CheckoutForm()
+    if request.method == "GET":
+        form.idempotency_key.data = uuid.uuid4().hex
+        if actor.user:
+            form.email.data = actor.user.email
+            form.shipping_name.data = actor.user.display_name
+    if form.validate_on_submit():
+        details = orders.ShippingDetails(**{name: getattr(form, name).data or None for name in (
+            "email", "shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip",
+            "shipping_phone")}, shipping_country=form.shipping_country.data or "US",
+            shipping_method=form.shipping_method.data)  # fmt: skip
+        try:
+            order = orders.place_order(actor, details, form.idempotency_key.data)
+        except DomainError as error:
+            show_error(form, error, aliases={"email": "email"})
+        else:
+            remember_order(order)
+            return redirect(url_for("orders.pay", order_id=order.id), 303)
+    quote = orders.quote(actor, form.shipping_method.data or "standard")
+    status = 422 if form.is_submitted() else 200
+    return render_template("orders/checkout.html", form=form, cart=current, quote=quote), status
+
+
+@order_pages.route("/orders/<int:order_id>/pay", methods=["GET", "POST"])
+def pay(order_id: int):
+    order = _order(order_id)
+    if not order.can_pay():
+        return redirect(url_for("orders.show_order", order_id=order.id))
+    form, error = CardForm(), None
+    intent = payments.create_intent(order)
+    if intent.provider == offline.NAME and form.validate_on_submit():
+        try:
+            offline.confirm(order, form.card_number.data, actor=order.email)
+        except DomainError as problem:
+            error = problem.message
+            show_error(form, problem)
+        else:
+            flash("Payment received — thank you! Your receipt is ready.", "success")
+            return redirect(url_for("orders.show_order", order_id=order.id), 303)
+    html = render_template("orders/pay.html", order=order, form=form, intent=intent, error=error,
+                           stripe_key=current_app.config.get("STRIPE_PUBLISHABLE_KEY"))  # fmt: skip
+    response = Response(html, 422 if form.is_submitted() and error else 200)
+    if intent.provider == "stripe":
+        response.headers["Content-Security-Policy"] = STRIPE_CONTENT_SECURITY_POLICY
+    return response
+
+
+@order_pages.get("/orders/<int:order_id>")
+def show_order(order_id: int):
+    order = _order(order_id)
+    return render_template("orders/order.html", order=order, return_form=ReturnForm())
+
+
+@order_pages.get("/orders/<int:order_id>/receipt")
+def show_receipt(order_id: int):
+    order = _order(order_id)
+    return render_template("orders/receipt.html", order=order, lines=order_receipts.receipt_lines(order))
+
+
+@order_pages.get("/orders/<int:order_id>/receipt.pdf")
+def receipt_pdf(order_id: int):
+    order = _order(order_id)
+    response = Response(order_receipts.receipt_pdf(order), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="insightshop-receipt-{order.id}.pdf"'
+    return response
+
+
+@order_pages.post("/orders/<int:order_id>/returns")
+def request_return(order_id: int):
+    order = _order(order_id)
+    form = ReturnForm()
+    if form.validate_on_submit():
+        try:
+            returns.request_return(current_actor(), order.id, [{"order_item_id": form.order_item_id.data,
+                                   "quantity": form.quantity.data, "reason": form.reason.data}],
+                                   request.args.get("token") or session.get(TOKENS_KEY, {}).get(str(order.id)))  # fmt: skip
+        except DomainError as error:
+            flash(error.message, "error")
+        else:
+            flash("Your return request is in; we will email you once it is reviewed.", "success")
+    else:
+        flash("Tell us how many and why, please.", "error")
+    return redirect(url_for("orders.show_order", order_id=order.id), 303)
+
+
+@order_pages.route("/orders/lookup", methods=["GET", "POST"])
+def lookup():
+    form, order, error = LookupForm(), None, None
+    if form.validate_on_submit():
+        try:
+            order = orders.order_status(form.order_id.data, form.email.data)
+        except NotFound as problem:
+            error = problem.message
+    status = 404 if error else 422 if form.is_submitted() and not order else 200
+    return render_template("orders/lookup.html", form=form, order=order, error=error), status
+
+
+@order_pages.get("/orders/track")
+def track():
+    number = (request.args.get("tracking_number") or "").strip()
+    order, error = None, None
+    if number:
+        if len(number) > 100:
+            abort(400)
+        try:
+            order = orders.track_order(number)
+        except NotFound as problem:
+            error = problem.message
+    return render_template("orders/track.html", number=number, order=order, error=error), 404 if error else 200

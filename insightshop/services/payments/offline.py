@@ -1,0 +1,89 @@
+"""The offline test provider: behaves like Stripe test mode with its well-known test cards. No money moves."""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+
+from sqlalchemy import select
+
+from ...extensions import db
+from ...models.orders import Order
+from ..errors import Conflict, ErrorCode, Invalid, NotFound
+from . import Intent, mark_paid, record
+
+NAME = "offline"
+# Stripe's test cards: number → (outcome, brand, message)
+TEST_CARDS = {
+    "4242424242424242": ("succeeded", "visa", None),
+    "5555555555554444": ("succeeded", "mastercard", None),
+    "378282246310005": ("succeeded", "amex", None),
+    "4000000000000002": ("card_declined", "visa", "Your card was declined."),
+    "4000000000009995": ("insufficient_funds", "visa", "Your card has insufficient funds."),
+    "4000000000000069": ("expired_card", "visa", "Your card has expired."),
+}
+
+
+def create_intent(order: Order) -> Intent:
+    if not (order.payment_provider == NAME and order.payment_intent_id):
+        order.payment_provider = NAME
+        order.payment_intent_id = f"pi_offline_{secrets.token_hex(12)}"
+        record(order, NAME, "requires_payment_method", order.total, intent_id=order.payment_intent_id)
+        db.session.commit()
+    secret = f"{order.payment_intent_id}_secret_{order.guest_token[:12]}"
+    return Intent(NAME, order.payment_intent_id, secret, order.total, order.currency)
+
+
+def find_order(payment_intent_id: str) -> Order:
+    order = db.session.scalar(select(Order).where(Order.payment_intent_id == payment_intent_id, Order.payment_provider == NAME))
+    if order is None:
+        raise NotFound("No payment with that id")
+    return order
+
+
+def confirm(order: Order, card_number: str, *, actor: str = "customer") -> Order:
+    """Settle a payment with a test card number: success marks the order paid, anything else is logged and refused."""
+    digits = "".join(ch for ch in (card_number or "") if ch.isdigit())
+    if not 12 <= len(digits) <= 19 or not _luhn_ok(digits):
+        raise Invalid("That card number is not valid", code=ErrorCode.VALIDATION_ERROR,
+                      details=[{"field": "card_number", "message": "not a valid card number"}])  # fmt: skip
+    if order.is_paid or order.status != "pending":
+        raise Conflict(f"Order {order.id} is already {order.status}", code=ErrorCode.ALREADY_PAID)
+    outcome, brand, message = TEST_CARDS.get(digits, ("card_declined", _brand(digits), "Your card was declined. "
+                                             "Test payments accept Stripe's test cards, e.g. 4242 4242 4242 4242."))  # fmt: skip
+    last4 = digits[-4:]
+    if outcome != "succeeded":
+        record(order, NAME, outcome, order.total, intent_id=order.payment_intent_id, brand=brand, last4=last4, error=message)
+        db.session.commit()
+        raise Conflict(message, code=ErrorCode.PAYMENT_DECLINED, details=[{"decline_code": outcome}])
+    record(order, NAME, "succeeded", order.total, intent_id=order.payment_intent_id, brand=brand, last4=last4)
+    mark_paid(order, provider=NAME, method=f"{brand.capitalize()} •••• {last4} (test)", actor=actor)
+    db.session.commit()
+    return order
+
+
+def refund(order: Order, amount: Decimal) -> str:
+    """Refund through the test provider (recorded, nothing to call)."""
+    refund_id = f"re_offline_{secrets.token_hex(8)}"
+    record(order, NAME, "succeeded", amount, kind="refund", intent_id=order.payment_intent_id, event_id=refund_id)
+    return refund_id
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2 == 1:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _brand(digits: str) -> str:
+    if digits.startswith("4"):
+        return "visa"
+    if digits[:2] in {"51", "52", "53", "54", "55"}:
+        return "mastercard"
+    if digits[:2] in {"34", "37"}:
+        return "amex"
+    return "card"

@@ -1,0 +1,95 @@
+"""Returns: customers ask within the return window; an admin approves (restock + refund) or rejects."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from flask import current_app
+
+from ..extensions import db
+from ..models.base import utcnow
+from ..models.catalog import ProductVariant
+from ..models.orders import OrderEvent, ReturnItem, ReturnRequest
+from . import orders, pricing
+from .actors import Actor
+from .errors import Conflict, ErrorCode, Forbidden, Invalid, NotFound
+from .payments import provider_for
+
+
+def request_return(actor: Actor, order_id: int, items: list[dict], token: str | None = None) -> ReturnRequest:
+    """Ask to return delivered items (order_item_id, quantity, reason each) within the return window."""
+    order = orders.get_order(actor, order_id, token)
+    window = timedelta(days=current_app.config["RETURN_WINDOW_DAYS"])
+    if order.status != "delivered" or order.delivered_at is None or utcnow() - order.delivered_at > window:
+        raise Conflict(f"Only delivered orders can be returned, within {window.days} days of delivery",
+                       code=ErrorCode.RETURN_NOT_ALLOWED)  # fmt: skip
+    by_id = {item.id: item for item in order.items}
+    request = ReturnRequest(order_id=order.id, status="requested")
+    for index, wanted in enumerate(items):
+        item = by_id.get(wanted["order_item_id"])
+        if item is None:
+            raise Invalid(f"items.{index}.order_item_id: not an item of order {order.id}",
+                          details=[{"field": f"items.{index}.order_item_id", "message": "not in this order"}])  # fmt: skip
+        pending = sum(r.quantity for r in _pending_items(item.id))
+        available = item.quantity - item.returned_quantity - pending
+        if not 1 <= wanted["quantity"] <= available:
+            raise Invalid(f"items.{index}.quantity: at most {available} of {item.name} can be returned",
+                          details=[{"field": f"items.{index}.quantity", "message": f"at most {available}"}])  # fmt: skip
+        request.items.append(ReturnItem(order_item_id=item.id, quantity=wanted["quantity"], reason=wanted["reason"].strip()))
+    db.session.add(request)
+    order.events.append(OrderEvent(status=order.status, note="Return requested", actor=order.email))
+    db.session.commit()
+    return request
+
+
+def get_return(actor: Actor, return_id: int) -> ReturnRequest:
+    """A return request its order's owner (or an admin) may see."""
+    request = db.session.get(ReturnRequest, return_id)
+    if request is None or not orders.can_access(actor, request.order):
+        raise NotFound(f"Return {return_id} does not exist")
+    return request
+
+
+def decide_return(actor: Actor, return_id: int, approve: bool, note: str = "") -> ReturnRequest:
+    """Approve (restock the items, refund them with their tax share) or reject a requested return."""
+    if not actor.is_admin:
+        raise Forbidden("Only admins decide returns")
+    request = db.session.get(ReturnRequest, return_id)
+    if request is None:
+        raise NotFound(f"Return {return_id} does not exist")
+    if request.status != "requested":
+        raise Conflict(f"This return was already {request.status}", code=ErrorCode.INVALID_TRANSITION)
+    order = request.order
+    request.decided_by, request.decision_note = actor.user.email, note
+    if not approve:
+        request.status = "rejected"
+        order.events.append(OrderEvent(status=order.status, note=f"Return #{request.id} rejected", actor=actor.user.email))
+        db.session.commit()
+        return request
+    goods = sum((ri.order_item.unit_price * ri.quantity for ri in request.items), Decimal("0"))
+    base = order.subtotal - order.discount
+    tax_share = pricing.quantize(goods * order.tax / base) if base > 0 else Decimal("0.00")
+    amount = pricing.quantize(goods) + tax_share
+    for returned in request.items:
+        returned.order_item.returned_quantity += returned.quantity
+        if returned.order_item.variant_id:
+            variant = db.session.get(ProductVariant, returned.order_item.variant_id, with_for_update=True)
+            if variant is not None:
+                variant.stock += returned.quantity
+    provider_for(order).refund(order, amount)
+    request.status, request.refund_amount = "approved", amount
+    order.events.append(OrderEvent(status=order.status, note=f"Return #{request.id} approved, refunded {amount:.2f}",
+                                   actor=actor.user.email))  # fmt: skip
+    db.session.commit()
+    return request
+
+
+def _pending_items(order_item_id: int) -> list[ReturnItem]:
+    return list(
+        db.session.scalars(
+            db.select(ReturnItem).join(ReturnRequest).where(
+                ReturnItem.order_item_id == order_item_id, ReturnRequest.status == "requested"
+            )
+        )
+    )
