@@ -64,3 +64,19 @@ def register_cli(app: Flask) -> None:
         click.echo(f"Indexed {count} products.")
 
     app.cli.add_command(search)
+
+    sales = AppGroup("sales", help="Sales calendar.")
+
+    @sales.command("run-automation")
+    def run_automation() -> None:
+        """Create the coming holiday sales, start sales whose window opened, end expired ones."""
+        from .services.sales import run_sale_automation
+
+        report = run_sale_automation()
+        for label, names in (("Created", report.created), ("Activated", report.activated), ("Ended", report.deactivated)):
+            for name in names:
+                click.echo(f"{label}: {name}")
+        if not report.changed:
+            click.echo("Nothing to change.")
+
+    app.cli.add_command(sales)
