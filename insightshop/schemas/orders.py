@@ -104,7 +104,7 @@ def order_to_dict(order: Order, *, full: bool = True) -> dict:
     }
     if full:
         data.update(
-            shipping={
+            ship_to={
                 "name": order.shipping_name, "address": order.shipping_address, "city": order.shipping_city,
                 "state": order.shipping_state, "zip": order.shipping_zip, "country": order.shipping_country,
                 "phone": order.shipping_phone, "method": order.shipping_method,

@@ -55,18 +55,18 @@ def handle_webhook(payload: bytes, signature: str | None) -> dict:
         raise Invalid(f"Webhook signature check failed: {error}", code=ErrorCode.SIGNATURE_INVALID) from None
     if db.session.scalar(select(PaymentLog.id).where(PaymentLog.event_id == event.id)) is not None:
         return {"received": True, "duplicate": True}
-    intent = event.data.object
+    intent = event.data.object.to_dict()  # plain data from here on
     order = _order_for(intent)
     amount = Decimal(intent.get("amount", 0)) / 100
     if event.type == "payment_intent.succeeded":
         card = _card(intent)
-        record(order, NAME, "succeeded", amount, intent_id=intent.id, event_id=event.id, brand=card[0], last4=card[1])
+        record(order, NAME, "succeeded", amount, intent_id=intent.get("id"), event_id=event.id, brand=card[0], last4=card[1])
         if order is not None and to_cents(order.total) == intent.get("amount"):
             mark_paid(order, provider=NAME, method=f"{(card[0] or 'card').capitalize()} •••• {card[1] or '????'}",
                       actor="stripe webhook")  # fmt: skip
     elif event.type == "payment_intent.payment_failed":
         message = (intent.get("last_payment_error") or {}).get("message") or "The payment failed"
-        record(order, NAME, "failed", amount, intent_id=intent.id, event_id=event.id, error=message)
+        record(order, NAME, "failed", amount, intent_id=intent.get("id"), event_id=event.id, error=message)
         if order is not None:
             order.events.append(OrderEvent(status=order.status, note=f"Payment failed: {message}", actor="stripe webhook"))
     else:
