@@ -1,4 +1,4 @@
-"""Flask CLI commands: `flask --app insightshop seed-demo`, `flask --app insightshop search reindex`."""
+"""Flask CLI commands: seed-demo, create-user, catalog-empty, search reindex, sales run-automation."""
 
 from __future__ import annotations
 
@@ -6,77 +6,86 @@ import sys
 
 import click
 from flask import Flask
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from .extensions import db
 
 
+@click.command("seed-demo")
+@with_appcontext
+def seed_demo() -> None:
+    """Load the demo catalog (adds what is missing; never deletes)."""
+    from .services.demo_catalog import seed_demo_catalog
+
+    result = seed_demo_catalog()
+    click.echo(f"Demo catalog: {result.created} products added, {result.skipped} already present.")
+
+
+@click.command("catalog-empty")
+@with_appcontext
+def catalog_empty() -> None:
+    """Exit 0 when the catalog has no products (used by `make run` to seed only an empty shop)."""
+    from .models.catalog import Product
+
+    raise SystemExit(0 if db.session.query(Product.id).first() is None else 1)
+
+
+@click.command("create-user")
+@click.option("--email", required=True, help="The account's email address.")
+@click.option("--password", help="The password; read from standard input when omitted.")
+@click.option("--first-name", default="", help="First name.")
+@click.option("--last-name", default="", help="Last name.")
+@click.option("--admin", is_flag=True, help="May use the admin panel.")
+@click.option("--superadmin", is_flag=True, help="May also manage admins.")
+@with_appcontext
+def create_user(email, password, first_name, last_name, admin, superadmin) -> None:
+    """Create a verified account (there are no default accounts or passwords)."""
+    from .services.accounts import register_user
+    from .services.errors import DomainError
+
+    if password is None:
+        if sys.stdin.isatty():
+            password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+        else:
+            password = sys.stdin.readline().rstrip("\n")
+    try:
+        user = register_user(email, password, first_name=first_name, last_name=last_name, is_admin=admin,
+                             is_superadmin=superadmin, is_verified=True)  # fmt: skip
+    except DomainError as error:
+        raise click.ClickException(error.message) from None
+    role = "superadmin" if user.is_superadmin else "admin" if user.is_admin else "customer"
+    click.echo(f"Created {role} account {user.email} (id {user.id}).")
+
+
+search = AppGroup("search", help="Catalog search index.")
+
+
+@search.command("reindex")
+def reindex() -> None:
+    """Rebuild the full-text index of every product."""
+    from .services import search_index
+
+    with db.engine.begin() as connection:
+        count = search_index.reindex(connection)
+    click.echo(f"Indexed {count} products.")
+
+
+sales = AppGroup("sales", help="Sales calendar.")
+
+
+@sales.command("run-automation")
+def run_automation() -> None:
+    """Create the coming holiday sales, start sales whose window opened, end expired ones."""
+    from .services.sales import run_sale_automation
+
+    report = run_sale_automation()
+    for label, names in (("Created", report.created), ("Activated", report.activated), ("Ended", report.deactivated)):
+        for name in names:
+            click.echo(f"{label}: {name}")
+    if not report.changed:
+        click.echo("Nothing to change.")
+
+
 def register_cli(app: Flask) -> None:
-    @app.cli.command("seed-demo")
-    def seed_demo() -> None:
-        """Load the demo catalog (adds what is missing; never deletes)."""
-        from .services.demo_catalog import seed_demo_catalog
-
-        result = seed_demo_catalog()
-        click.echo(f"Demo catalog: {result.created} products added, {result.skipped} already present.")
-
-    @app.cli.command("catalog-empty")
-    def catalog_empty() -> None:
-        """Exit 0 when the catalog has no products (used by `make run` to seed only an empty shop)."""
-        from .models.catalog import Product
-
-        raise SystemExit(0 if db.session.query(Product.id).first() is None else 1)
-
-    @app.cli.command("create-user")
-    @click.option("--email", required=True, help="The account's email address.")
-    @click.option("--password", help="The password; read from standard input when omitted.")
-    @click.option("--first-name", default="", help="First name.")
-    @click.option("--last-name", default="", help="Last name.")
-    @click.option("--admin", is_flag=True, help="May use the admin panel.")
-    @click.option("--superadmin", is_flag=True, help="May also manage admins.")
-    def create_user(email, password, first_name, last_name, admin, superadmin) -> None:
-        """Create a verified account (there are no default accounts or passwords)."""
-        from .services.accounts import register_user
-        from .services.errors import DomainError
-
-        if password is None:
-            if sys.stdin.isatty():
-                password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
-            else:
-                password = sys.stdin.readline().rstrip("\n")
-        try:
-            user = register_user(email, password, first_name=first_name, last_name=last_name, is_admin=admin,
-                                 is_superadmin=superadmin, is_verified=True)  # fmt: skip
-        except DomainError as error:
-            raise click.ClickException(error.message) from None
-        role = "superadmin" if user.is_superadmin else "admin" if user.is_admin else "customer"
-        click.echo(f"Created {role} account {user.email} (id {user.id}).")
-
-    search = AppGroup("search", help="Catalog search index.")
-
-    @search.command("reindex")
-    def reindex() -> None:
-        """Rebuild the full-text index of every product."""
-        from .services import search_index
-
-        with db.engine.begin() as connection:
-            count = search_index.reindex(connection)
-        click.echo(f"Indexed {count} products.")
-
-    app.cli.add_command(search)
-
-    sales = AppGroup("sales", help="Sales calendar.")
-
-    @sales.command("run-automation")
-    def run_automation() -> None:
-        """Create the coming holiday sales, start sales whose window opened, end expired ones."""
-        from .services.sales import run_sale_automation
-
-        report = run_sale_automation()
-        for label, names in (("Created", report.created), ("Activated", report.activated), ("Ended", report.deactivated)):
-            for name in names:
-                click.echo(f"{label}: {name}")
-        if not report.changed:
-            click.echo("Nothing to change.")
-
-    app.cli.add_command(sales)
+    for command in (seed_demo, catalog_empty, create_user, search, sales):
+        app.cli.add_command(command)

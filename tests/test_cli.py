@@ -90,3 +90,12 @@ def test_create_user_with_a_password_option_or_from_standard_input(runner):
     assert weak.exit_code != 0 and "at least 8 characters" in weak.output
     assert duplicate.exit_code != 0 and "already exists" in duplicate.output
     assert db.session.scalar(select(func.count()).select_from(User)) == 2
+
+
+def test_sales_run_automation_reports_and_is_idempotent(runner):
+    first = runner.invoke(args=["sales", "run-automation"])
+    second = runner.invoke(args=["sales", "run-automation"])
+
+    assert first.exit_code == 0
+    assert "Created: " in first.output
+    assert second.output.strip() == "Nothing to change."

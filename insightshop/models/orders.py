@@ -146,7 +146,9 @@ class ReturnRequest(TimestampMixin, db.Model):
     decision_note: Mapped[str | None] = mapped_column(Text)
 
     order: Mapped[Order] = relationship()
-    items: Mapped[list[ReturnItem]] = relationship(cascade="all, delete-orphan", lazy="selectin", order_by="ReturnItem.id")
+    items: Mapped[list[ReturnItem]] = relationship(
+        cascade="all, delete-orphan", lazy="selectin", order_by="ReturnItem.id"
+    )
 
 
 class ReturnItem(db.Model):

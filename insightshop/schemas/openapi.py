@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
 from .orders import (
-    CHECKOUT_BODY, CREATE_INTENT_BODY, OFFLINE_CONFIRM_BODY, ORDER_STATUS_BODY, ORDER_TRACK_BODY, RETURN_BODY,
+    CHECKOUT_BODY,
+    CREATE_INTENT_BODY,
+    OFFLINE_CONFIRM_BODY,
+    ORDER_STATUS_BODY,
+    ORDER_TRACK_BODY,
+    RETURN_BODY,
 )  # fmt: skip
 from .products import PRODUCT_SCHEMA
 from .shop import (
@@ -240,27 +245,72 @@ SHOP_PATHS = {
     },
     "/api/orders": {
         "get": _op("listOrders", "The signed-in user's orders", errors=(401,), auth="required"),
-        "post": _op("placeOrder", "Check out the cart (checkout_proceed); send Idempotency-Key to make retries safe",
-                    body="CheckoutRequest", errors=(400, 401, 409, 415), ok="201"),
+        "post": _op(
+            "placeOrder",
+            "Check out the cart (checkout_proceed); send Idempotency-Key to make retries safe",
+            body="CheckoutRequest",
+            errors=(400, 401, 409, 415),
+            ok="201",
+        ),
     },
     "/api/orders/{order_id}": {
-        "get": _op("getOrder", "One order (owner, guest cart owner, or X-Order-Token holder)", errors=(404,),
-                   path_params=("order_id",))
+        "get": _op(
+            "getOrder",
+            "One order (owner, guest cart owner, or X-Order-Token holder)",
+            errors=(404,),
+            path_params=("order_id",),
+        )
     },
-    "/api/orders/status": {"post": _op("orderStatus", "Order status by id + email (order_status)", body="OrderStatusRequest",
-                                       errors=(400, 404, 415), auth="none")},
-    "/api/orders/track": {"post": _op("trackOrder", "Shipment by tracking number (order_track)", body="OrderTrackRequest",
-                                      errors=(400, 404, 415), auth="none")},
-    "/api/payments/create-intent": {"post": _op("createPaymentIntent", "Start paying an order; amount from the server total",
-                                                body="CreateIntentRequest", errors=(400, 404, 409, 415, 503), ok="201")},
-    "/api/payments/offline/confirm": {"post": _op("confirmOfflinePayment", "Settle a test payment (offline provider only)",
-                                                  body="OfflineConfirmRequest", errors=(400, 404, 409, 415))},
-    "/api/payments/webhook": {"post": _op("stripeWebhook", "Stripe events, verified by Stripe-Signature", errors=(400, 404),
-                                          auth="none")},
-    "/api/returns": {"post": _op("requestReturn", "Return delivered items within 30 days", body="ReturnRequest",
-                                 errors=(400, 404, 409, 415), ok="201")},
-    "/api/returns/{return_id}": {"get": _op("getReturn", "One return request (owner only)", errors=(404,),
-                                            path_params=("return_id",))},
+    "/api/orders/status": {
+        "post": _op(
+            "orderStatus",
+            "Order status by id + email (order_status)",
+            body="OrderStatusRequest",
+            errors=(400, 404, 415),
+            auth="none",
+        )
+    },
+    "/api/orders/track": {
+        "post": _op(
+            "trackOrder",
+            "Shipment by tracking number (order_track)",
+            body="OrderTrackRequest",
+            errors=(400, 404, 415),
+            auth="none",
+        )
+    },
+    "/api/payments/create-intent": {
+        "post": _op(
+            "createPaymentIntent",
+            "Start paying an order; amount from the server total",
+            body="CreateIntentRequest",
+            errors=(400, 404, 409, 415, 503),
+            ok="201",
+        )
+    },
+    "/api/payments/offline/confirm": {
+        "post": _op(
+            "confirmOfflinePayment",
+            "Settle a test payment (offline provider only)",
+            body="OfflineConfirmRequest",
+            errors=(400, 404, 409, 415),
+        )
+    },
+    "/api/payments/webhook": {
+        "post": _op("stripeWebhook", "Stripe events, verified by Stripe-Signature", errors=(400, 404), auth="none")
+    },
+    "/api/returns": {
+        "post": _op(
+            "requestReturn",
+            "Return delivered items within 30 days",
+            body="ReturnRequest",
+            errors=(400, 404, 409, 415),
+            ok="201",
+        )
+    },
+    "/api/returns/{return_id}": {
+        "get": _op("getReturn", "One return request (owner only)", errors=(404,), path_params=("return_id",))
+    },
 }
 
 

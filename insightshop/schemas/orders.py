@@ -105,15 +105,27 @@ def order_to_dict(order: Order, *, full: bool = True) -> dict:
     if full:
         data.update(
             ship_to={
-                "name": order.shipping_name, "address": order.shipping_address, "city": order.shipping_city,
-                "state": order.shipping_state, "zip": order.shipping_zip, "country": order.shipping_country,
-                "phone": order.shipping_phone, "method": order.shipping_method,
+                "name": order.shipping_name,
+                "address": order.shipping_address,
+                "city": order.shipping_city,
+                "state": order.shipping_state,
+                "zip": order.shipping_zip,
+                "country": order.shipping_country,
+                "phone": order.shipping_phone,
+                "method": order.shipping_method,
             },  # fmt: skip
             items=[
                 {
-                    "id": item.id, "product_id": item.product_id, "name": item.name, "sku": item.sku, "color": item.color,
-                    "size": item.size, "quantity": item.quantity, "list_price": money(item.list_price),
-                    "unit_price": money(item.unit_price), "line_total": money(item.line_total),
+                    "id": item.id,
+                    "product_id": item.product_id,
+                    "name": item.name,
+                    "sku": item.sku,
+                    "color": item.color,
+                    "size": item.size,
+                    "quantity": item.quantity,
+                    "list_price": money(item.list_price),
+                    "unit_price": money(item.unit_price),
+                    "line_total": money(item.line_total),
                     "returned_quantity": item.returned_quantity,
                 }  # fmt: skip
                 for item in order.items

@@ -96,7 +96,11 @@ def product_to_dict(product: Product, book: PriceBook | None = None) -> dict:
         "price": f"{price.price:.2f}",
         "list_price": f"{price.list_price:.2f}",
         "on_sale": price.on_sale,
-        "sale": {"id": price.sale.id, "name": price.sale.name, "discount_percentage": float(price.sale.discount_percentage)}
+        "sale": {
+            "id": price.sale.id,
+            "name": price.sale.name,
+            "discount_percentage": float(price.sale.discount_percentage),
+        }
         if price.on_sale
         else None,
         "currency": "USD",

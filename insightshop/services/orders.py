@@ -50,7 +50,9 @@ def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | N
     """Turn the actor's cart into a pending order, taking the stock; a repeated idempotency key returns the first order."""
     actor.require_owner()
     if details.shipping_method not in pricing.SHIPPING_METHODS:
-        raise Invalid("shipping_method must be standard or express", details=[{"field": "shipping_method", "message": "unknown"}])
+        raise Invalid(
+            "shipping_method must be standard or express", details=[{"field": "shipping_method", "message": "unknown"}]
+        )
     email = normalise_email(details.email)
     if idempotency_key:
         existing = _order_for_key(actor, idempotency_key)
@@ -80,6 +82,7 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
     items = db.session.scalars(carts._owned(actor).order_by(CartItem.id)).unique().all()
     if not items:
         raise Invalid("Your cart is empty", code=ErrorCode.CART_EMPTY)
+    _release_open_checkouts(actor)
     # Row locks (PostgreSQL) in id order, so concurrent checkouts cannot deadlock or both take the last unit.
     variant_ids = sorted({item.variant_id for item in items})
     locked = {v.id: v for v in db.session.scalars(
@@ -103,8 +106,17 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         guest_token=secrets.token_urlsafe(24),
         idempotency_key=_scoped_key(actor, idempotency_key),
         status="pending",
-        **{field: getattr(details, field) for field in ("shipping_name", "shipping_address", "shipping_city",
-                                                        "shipping_state", "shipping_zip", "shipping_phone")},  # fmt: skip
+        **{
+            field: getattr(details, field)
+            for field in (
+                "shipping_name",
+                "shipping_address",
+                "shipping_city",
+                "shipping_state",
+                "shipping_zip",
+                "shipping_phone",
+            )
+        },  # fmt: skip
         shipping_country=details.shipping_country or "US",
         shipping_method=details.shipping_method,
         subtotal=totals.subtotal,
@@ -126,7 +138,14 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
     return order
 
 
-def cancel_order(order: Order, *, actor_label: str, note: str = "Cancelled") -> Order:
+def _release_open_checkouts(actor: Actor) -> None:
+    """One open checkout per cart: an earlier unpaid order of the same cart gives its stock back."""
+    owner = Order.user_id == actor.user.id if actor.user else Order.cart_guest_id == actor.guest_id
+    for stale in db.session.scalars(select(Order).where(owner, Order.status == "pending", Order.paid_at.is_(None))):
+        cancel_order(stale, actor_label="system", note="Replaced by a newer checkout", commit=False)
+
+
+def cancel_order(order: Order, *, actor_label: str, note: str = "Cancelled", commit: bool = True) -> Order:
     """Cancel an order that may still be cancelled, putting its items back in stock."""
     if not order.can_change_to("cancelled"):
         raise Conflict(f"A {order.status} order cannot be cancelled", code=ErrorCode.INVALID_TRANSITION)
@@ -135,11 +154,11 @@ def cancel_order(order: Order, *, actor_label: str, note: str = "Cancelled") -> 
             variant = db.session.get(ProductVariant, item.variant_id, with_for_update=True)
             if variant is not None:
                 variant.stock += item.quantity - item.returned_quantity
-    set_status(order, "cancelled", actor_label=actor_label, note=note)
+    set_status(order, "cancelled", actor_label=actor_label, note=note, commit=commit)
     return order
 
 
-def set_status(order: Order, status: str, *, actor_label: str, note: str = "") -> None:
+def set_status(order: Order, status: str, *, actor_label: str, note: str = "", commit: bool = True) -> None:
     """Move an order along its allowed transitions, recording the event."""
     if not order.can_change_to(status):
         raise Conflict(f"An order cannot go from {order.status} to {status}", code=ErrorCode.INVALID_TRANSITION,
@@ -148,7 +167,8 @@ def set_status(order: Order, status: str, *, actor_label: str, note: str = "") -
     if status == "delivered":
         order.delivered_at = utcnow()
     order.events.append(OrderEvent(status=status, note=note, actor=actor_label))
-    db.session.commit()
+    if commit:
+        db.session.commit()
 
 
 def get_order(actor: Actor, order_id: int, token: str | None = None) -> Order:

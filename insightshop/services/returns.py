@@ -36,7 +36,9 @@ def request_return(actor: Actor, order_id: int, items: list[dict], token: str | 
         if not 1 <= wanted["quantity"] <= available:
             raise Invalid(f"items.{index}.quantity: at most {available} of {item.name} can be returned",
                           details=[{"field": f"items.{index}.quantity", "message": f"at most {available}"}])  # fmt: skip
-        request.items.append(ReturnItem(order_item_id=item.id, quantity=wanted["quantity"], reason=wanted["reason"].strip()))
+        request.items.append(
+            ReturnItem(order_item_id=item.id, quantity=wanted["quantity"], reason=wanted["reason"].strip())
+        )
     db.session.add(request)
     order.events.append(OrderEvent(status=order.status, note="Return requested", actor=order.email))
     db.session.commit()
@@ -64,7 +66,9 @@ def decide_return(actor: Actor, return_id: int, approve: bool, note: str = "") -
     request.decided_by, request.decision_note = actor.user.email, note
     if not approve:
         request.status = "rejected"
-        order.events.append(OrderEvent(status=order.status, note=f"Return #{request.id} rejected", actor=actor.user.email))
+        order.events.append(
+            OrderEvent(status=order.status, note=f"Return #{request.id} rejected", actor=actor.user.email)
+        )
         db.session.commit()
         return request
     goods = sum((ri.order_item.unit_price * ri.quantity for ri in request.items), Decimal("0"))
@@ -88,8 +92,8 @@ def decide_return(actor: Actor, return_id: int, approve: bool, note: str = "") -
 def _pending_items(order_item_id: int) -> list[ReturnItem]:
     return list(
         db.session.scalars(
-            db.select(ReturnItem).join(ReturnRequest).where(
-                ReturnItem.order_item_id == order_item_id, ReturnRequest.status == "requested"
-            )
+            db.select(ReturnItem)
+            .join(ReturnRequest)
+            .where(ReturnItem.order_item_id == order_item_id, ReturnRequest.status == "requested")
         )
     )

@@ -13,6 +13,7 @@ from ..models.sales import Sale
 from .errors import Invalid
 from .pricing import today as current_day
 
+
 def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     first = date(year, month, 1)
     return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
@@ -76,9 +77,13 @@ def create_sale(name: str, discount_percentage, start_date: date, end_date: date
     """A new sale; its window must be in order and must not lie wholly in the past."""
     percent = Decimal(str(discount_percentage))
     if not Decimal(0) <= percent <= Decimal(100):
-        raise Invalid("discount_percentage must be from 0 to 100", details=[{"field": "discount_percentage", "message": "0–100"}])
+        raise Invalid(
+            "discount_percentage must be from 0 to 100", details=[{"field": "discount_percentage", "message": "0–100"}]
+        )
     if end_date < start_date:
-        raise Invalid("end_date must not be before start_date", details=[{"field": "end_date", "message": "before start_date"}])
+        raise Invalid(
+            "end_date must not be before start_date", details=[{"field": "end_date", "message": "before start_date"}]
+        )
     if end_date < current_day():
         raise Invalid("The sale would already be over", details=[{"field": "end_date", "message": "in the past"}])
     sale = Sale(name=name.strip(), description=description, discount_percentage=percent, start_date=start_date,

@@ -9,8 +9,8 @@ from flask import url_for
 
 from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product
-from ..services.pricing import PriceBook
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
+from ..services.pricing import PriceBook
 from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
 from .filters import label, money, stars
 

@@ -23,7 +23,9 @@ def test_checkout_pay_and_read_the_order(client, guest_with_cart):
     placed = client.post("/api/orders", headers=headers, json={**ADDRESS, "shipping_method": "express"})
     retried = client.post("/api/orders", headers=headers, json={**ADDRESS, "shipping_method": "express"})
     order = placed.get_json()["order"]
-    intent = client.post("/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}).get_json()
+    intent = client.post(
+        "/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}
+    ).get_json()
     paid = client.post("/api/payments/offline/confirm", headers=guest_with_cart,
                        json={"payment_intent_id": intent["payment_intent_id"], "card_number": "4242 4242 4242 4242"})  # fmt: skip
 
@@ -37,7 +39,12 @@ def test_checkout_pay_and_read_the_order(client, guest_with_cart):
 
 
 def test_client_prices_are_not_accepted(client, guest_with_cart):
-    assert_error(client.post("/api/orders", headers=guest_with_cart, json={**ADDRESS, "total": "0.01"}), 400, "validation_error", "total")
+    assert_error(
+        client.post("/api/orders", headers=guest_with_cart, json={**ADDRESS, "total": "0.01"}),
+        400,
+        "validation_error",
+        "total",
+    )
 
 
 @pytest.mark.parametrize("missing", ["email", "shipping_name", "shipping_zip"])
@@ -55,7 +62,9 @@ def test_checkout_errors(client, guest_with_cart):
 
 def test_declined_card_is_a_clear_409_and_the_cart_stays(client, guest_with_cart):
     order = client.post("/api/orders", headers=guest_with_cart, json=ADDRESS).get_json()["order"]
-    intent = client.post("/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}).get_json()
+    intent = client.post(
+        "/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}
+    ).get_json()
 
     declined = client.post("/api/payments/offline/confirm", headers=guest_with_cart,
                            json={"payment_intent_id": intent["payment_intent_id"], "card_number": "4000000000000002"})  # fmt: skip
@@ -67,12 +76,16 @@ def test_declined_card_is_a_clear_409_and_the_cart_stays(client, guest_with_cart
 
 def test_another_customers_order_is_404_everywhere(client, guest_with_cart):
     order = client.post("/api/orders", headers=guest_with_cart, json=ADDRESS).get_json()["order"]
-    intent = client.post("/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}).get_json()
+    intent = client.post(
+        "/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}
+    ).get_json()
     make_user("nosy@example.com")
     nosy = bearer(client, "nosy@example.com")
 
     assert_error(client.get(f"/api/orders/{order['id']}", headers=nosy), 404, "not_found")
-    assert_error(client.post("/api/payments/create-intent", headers=nosy, json={"order_id": order["id"]}), 404, "not_found")
+    assert_error(
+        client.post("/api/payments/create-intent", headers=nosy, json={"order_id": order["id"]}), 404, "not_found"
+    )
     assert_error(client.post("/api/payments/offline/confirm", headers=nosy,
                              json={"payment_intent_id": intent["payment_intent_id"], "card_number": "4242424242424242"}),
                  404, "not_found")  # fmt: skip
@@ -107,12 +120,18 @@ def test_status_and_tracking_lookups(client, guest_with_cart):
 
 def test_paying_twice_is_refused(client, guest_with_cart):
     order = client.post("/api/orders", headers=guest_with_cart, json=ADDRESS).get_json()["order"]
-    intent = client.post("/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}).get_json()
+    intent = client.post(
+        "/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}
+    ).get_json()
     body = {"payment_intent_id": intent["payment_intent_id"], "card_number": "4242424242424242"}
     client.post("/api/payments/offline/confirm", headers=guest_with_cart, json=body)
 
     assert_error(client.post("/api/payments/offline/confirm", headers=guest_with_cart, json=body), 409, "already_paid")
-    assert_error(client.post("/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}), 409, "already_paid")
+    assert_error(
+        client.post("/api/payments/create-intent", headers=guest_with_cart, json={"order_id": order["id"]}),
+        409,
+        "already_paid",
+    )
 
 
 def test_webhook_endpoint_is_off_without_stripe(client):

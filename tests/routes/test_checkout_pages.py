@@ -19,7 +19,13 @@ def fill_cart(client, price="30.00", quantity=2):
 def checkout(client, **changes):
     page = client.get("/checkout").get_data(as_text=True)
     key = re.search(r'name="idempotency_key" type="hidden" value="([0-9a-f]+)"', page).group(1)
-    data = {**ADDRESS, "shipping_method": "standard", "idempotency_key": key, "csrf_token": csrf_token(client, "/checkout"), **changes}
+    data = {
+        **ADDRESS,
+        "shipping_method": "standard",
+        "idempotency_key": key,
+        "csrf_token": csrf_token(client, "/checkout"),
+        **changes,
+    }
     return client.post("/checkout", data=data), data
 
 
@@ -37,7 +43,9 @@ def test_a_guest_pays_with_the_success_card_and_gets_a_receipt(client):
 
     placed, _ = checkout(client)
     pay_page = client.get(placed.location).get_data(as_text=True)
-    paid = client.post(placed.location, data={"card_number": "4242 4242 4242 4242", "csrf_token": csrf_token(client, placed.location)})
+    paid = client.post(
+        placed.location, data={"card_number": "4242 4242 4242 4242", "csrf_token": csrf_token(client, placed.location)}
+    )
     order = db.session.query(Order).one()
     order_page = client.get(paid.location).get_data(as_text=True)
     receipt = client.get(f"/orders/{order.id}/receipt").get_data(as_text=True)
@@ -55,7 +63,9 @@ def test_a_declined_card_shows_the_reason_and_keeps_the_cart(client):
     fill_cart(client)
     placed, _ = checkout(client)
 
-    declined = client.post(placed.location, data={"card_number": "4000000000009995", "csrf_token": csrf_token(client, placed.location)})
+    declined = client.post(
+        placed.location, data={"card_number": "4000000000009995", "csrf_token": csrf_token(client, placed.location)}
+    )
 
     assert declined.status_code == 422
     assert "Your card has insufficient funds." in declined.get_data(as_text=True)
@@ -95,7 +105,14 @@ def test_someone_elses_order_pages_are_404(client, app):
 
 def test_users_see_their_orders_on_the_account_page(client):
     make_user("sam@example.com")
-    client.post("/login", data={"email": "sam@example.com", "password": "correct horse battery", "csrf_token": csrf_token(client, "/login")})
+    client.post(
+        "/login",
+        data={
+            "email": "sam@example.com",
+            "password": "correct horse battery",
+            "csrf_token": csrf_token(client, "/login"),
+        },
+    )
     fill_cart(client)
     checkout(client)
 

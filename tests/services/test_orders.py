@@ -198,3 +198,15 @@ def test_cancelling_restocks_and_only_allowed_transitions_happen(shopper):
     assert db.session.get(ProductVariant, shirt.variants[0].id).stock == 3
     with pytest.raises(Conflict):
         orders.set_status(order, "pending", actor_label="admin")
+
+
+def test_a_new_checkout_releases_the_stock_of_the_carts_unpaid_order(shopper):
+    shirt = make_product(sizes=("L",), stock=2)
+    cart.add_item(shopper, shirt.id, 2)
+    abandoned = orders.place_order(shopper, details())
+
+    newer = orders.place_order(shopper, details(shipping_method="express"))
+
+    assert abandoned.status == "cancelled" and abandoned.events[-1].note == "Replaced by a newer checkout"
+    assert newer.status == "pending"
+    assert db.session.get(ProductVariant, shirt.variants[0].id).stock == 0

@@ -43,7 +43,9 @@ def test_totals_are_exact_to_the_cent(app):
     free = pricing.totals([(cheap, 1), (dear, 2)], "standard")
     express = pricing.totals([(dear, 3)], "express")
 
-    assert standard == pricing.Totals(Decimal("59.97"), Decimal("9.00"), Decimal("5.95"), Decimal("4.21"), Decimal("61.13"))
+    assert standard == pricing.Totals(
+        Decimal("59.97"), Decimal("9.00"), Decimal("5.95"), Decimal("4.21"), Decimal("61.13")
+    )
     assert free.shipping == Decimal("0.00") and free.total == Decimal("90.55")  # 83.65 + 6.90 tax (6.901125)
     assert express.shipping == Decimal("14.95") and express.total == Decimal("123.19")
 

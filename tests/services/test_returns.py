@@ -31,7 +31,9 @@ def delivered(app):
 
 def test_approving_a_return_restocks_and_refunds_goods_with_their_tax(delivered):
     shopper, order, shirt = delivered
-    request = returns.request_return(shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 1, "reason": "Too small"}])
+    request = returns.request_return(
+        shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 1, "reason": "Too small"}]
+    )
     admin = Actor(user=make_user("admin@example.com", admin=True))
 
     approved = returns.decide_return(admin, request.id, True, "OK")
@@ -59,7 +61,9 @@ def test_returns_need_a_delivered_order_within_the_window_and_sane_quantities(de
 
 def test_only_admins_decide_and_only_once(delivered):
     shopper, order, _ = delivered
-    request = returns.request_return(shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 2, "reason": "Colour"}])
+    request = returns.request_return(
+        shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 2, "reason": "Colour"}]
+    )
     admin = Actor(user=make_user("admin@example.com", admin=True))
 
     with pytest.raises(Forbidden):

@@ -75,7 +75,9 @@ def test_a_bad_or_stale_signature_is_refused_and_changes_nothing(stripe_app, ord
 
 def test_a_payment_for_a_different_amount_does_not_pay_the_order(stripe_app, order):
     payments.create_intent(order)
-    body, header = signed(intent_event("evt_3", "payment_intent.succeeded", order.payment_intent_id, 100, order.id), WEBHOOK_SECRET)
+    body, header = signed(
+        intent_event("evt_3", "payment_intent.succeeded", order.payment_intent_id, 100, order.id), WEBHOOK_SECRET
+    )
 
     stripe_provider.handle_webhook(body, header)
 
@@ -100,5 +102,9 @@ def test_refunds_go_through_the_stripe_sdk(stripe_app, order):
     refund_id = stripe_provider.refund(order, order.total)
 
     sent = stripe_app.requests[-1]
-    assert (sent["path"], sent["form"]["payment_intent"], sent["form"]["amount"]) == ("/v1/refunds", "pi_3QxRecorded0001", "7073")
+    assert (sent["path"], sent["form"]["payment_intent"], sent["form"]["amount"]) == (
+        "/v1/refunds",
+        "pi_3QxRecorded0001",
+        "7073",
+    )
     assert refund_id == "re_3QxRecorded0001"

@@ -5,8 +5,15 @@ from __future__ import annotations
 from flask import current_app, request
 
 from ...schemas.orders import (
-    CHECKOUT_BODY, CREATE_INTENT_BODY, OFFLINE_CONFIRM_BODY, ORDER_STATUS_BODY, ORDER_TRACK_BODY, RETURN_BODY,
-    order_to_dict, return_to_dict, tracking_to_dict,
+    CHECKOUT_BODY,
+    CREATE_INTENT_BODY,
+    OFFLINE_CONFIRM_BODY,
+    ORDER_STATUS_BODY,
+    ORDER_TRACK_BODY,
+    RETURN_BODY,
+    order_to_dict,
+    return_to_dict,
+    tracking_to_dict,
 )  # fmt: skip
 from ...schemas.validation import validate
 from ...services import orders, payments, returns
@@ -25,7 +32,10 @@ def place_order():
     body = validate(json_body(), CHECKOUT_BODY, what="checkout")
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 8 <= len(key) <= 64:
-        raise Invalid("Idempotency-Key must be 8–64 characters", details=[{"field": "Idempotency-Key", "message": "8–64 characters"}])
+        raise Invalid(
+            "Idempotency-Key must be 8–64 characters",
+            details=[{"field": "Idempotency-Key", "message": "8–64 characters"}],
+        )
     actor = current_actor()
     existing = orders._order_for_key(actor, key) if key and actor.has_owner else None
     order = existing or orders.place_order(actor, orders.ShippingDetails(**body), key)

@@ -35,7 +35,9 @@ def create_intent(order: Order) -> Intent:
 
 
 def find_order(payment_intent_id: str) -> Order:
-    order = db.session.scalar(select(Order).where(Order.payment_intent_id == payment_intent_id, Order.payment_provider == NAME))
+    order = db.session.scalar(
+        select(Order).where(Order.payment_intent_id == payment_intent_id, Order.payment_provider == NAME)
+    )
     if order is None:
         raise NotFound("No payment with that id")
     return order
@@ -53,7 +55,16 @@ def confirm(order: Order, card_number: str, *, actor: str = "customer") -> Order
                                              "Test payments accept Stripe's test cards, e.g. 4242 4242 4242 4242."))  # fmt: skip
     last4 = digits[-4:]
     if outcome != "succeeded":
-        record(order, NAME, outcome, order.total, intent_id=order.payment_intent_id, brand=brand, last4=last4, error=message)
+        record(
+            order,
+            NAME,
+            outcome,
+            order.total,
+            intent_id=order.payment_intent_id,
+            brand=brand,
+            last4=last4,
+            error=message,
+        )
         db.session.commit()
         raise Conflict(message, code=ErrorCode.PAYMENT_DECLINED, details=[{"decline_code": outcome}])
     record(order, NAME, "succeeded", order.total, intent_id=order.payment_intent_id, brand=brand, last4=last4)

@@ -60,7 +60,16 @@ def handle_webhook(payload: bytes, signature: str | None) -> dict:
     amount = Decimal(intent.get("amount", 0)) / 100
     if event.type == "payment_intent.succeeded":
         card = _card(intent)
-        record(order, NAME, "succeeded", amount, intent_id=intent.get("id"), event_id=event.id, brand=card[0], last4=card[1])
+        record(
+            order,
+            NAME,
+            "succeeded",
+            amount,
+            intent_id=intent.get("id"),
+            event_id=event.id,
+            brand=card[0],
+            last4=card[1],
+        )
         if order is not None and to_cents(order.total) == intent.get("amount"):
             mark_paid(order, provider=NAME, method=f"{(card[0] or 'card').capitalize()} •••• {card[1] or '????'}",
                       actor="stripe webhook")  # fmt: skip
@@ -68,7 +77,9 @@ def handle_webhook(payload: bytes, signature: str | None) -> dict:
         message = (intent.get("last_payment_error") or {}).get("message") or "The payment failed"
         record(order, NAME, "failed", amount, intent_id=intent.get("id"), event_id=event.id, error=message)
         if order is not None:
-            order.events.append(OrderEvent(status=order.status, note=f"Payment failed: {message}", actor="stripe webhook"))
+            order.events.append(
+                OrderEvent(status=order.status, note=f"Payment failed: {message}", actor="stripe webhook")
+            )
     else:
         record(order, NAME, event.type[:32], amount, intent_id=intent.get("id"), event_id=event.id)
     db.session.commit()
