@@ -1,6 +1,7 @@
 """SQLAlchemy models, one module per domain. Importing this package registers them all."""
 
 from .accounts import ApiToken, User
+from .audit import AuditEntry
 from .cart import CartItem, WishlistItem
 from .catalog import Product, ProductVariant
 from .orders import Order, OrderEvent, OrderItem, PaymentLog, ReturnItem, ReturnRequest
@@ -8,6 +9,6 @@ from .reviews import Review
 from .sales import Sale
 
 __all__ = [
-    "ApiToken", "CartItem", "Order", "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant",
+    "ApiToken", "AuditEntry", "CartItem", "Order", "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant",
     "ReturnItem", "ReturnRequest", "Review", "Sale", "User", "WishlistItem",
 ]  # fmt: skip

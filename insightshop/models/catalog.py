@@ -35,6 +35,7 @@ class Product(TimestampMixin, db.Model):
     season: Mapped[str | None] = mapped_column(String(32))
     is_active: Mapped[bool] = mapped_column(default=True)
     is_featured: Mapped[bool] = mapped_column(default=False)
+    image_url: Mapped[str | None] = mapped_column(String(500))  # an uploaded picture; the generated one otherwise
     rating: Mapped[Decimal] = mapped_column(Numeric(2, 1), default=Decimal("0.0"))
     rating_count: Mapped[int] = mapped_column(Integer, default=0)
 
