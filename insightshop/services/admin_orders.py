@@ -1,0 +1,111 @@
+"""Admin order management: filtered lists, status changes along the allowed transitions, refunds on cancel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, or_, select
+
+from ..extensions import db
+from ..models.orders import ORDER_STATUSES, Order, PaymentLog, ReturnRequest
+from . import audit, orders, returns
+from .actors import Actor
+from .errors import Invalid, NotFound
+from .payments import provider_for
+
+
+@dataclass
+class OrderListPage:
+    orders: list[Order]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+def list_orders(*, page: int = 1, per_page: int = 20, status: str | None = None, user_id: int | None = None,
+                search: str | None = None) -> OrderListPage:  # fmt: skip
+    """Orders newest first, by status, customer, or a search over email, name and order number."""
+    statement = select(Order)
+    if status:
+        if status not in ORDER_STATUSES:
+            raise Invalid(f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}])
+        statement = statement.where(Order.status == status)
+    if user_id:
+        statement = statement.where(Order.user_id == user_id)
+    if search:
+        term = search.strip().lstrip("#")
+        pattern = f"%{term}%"
+        statement = statement.where(or_(Order.email.ilike(pattern), Order.shipping_name.ilike(pattern),
+                                        Order.tracking_number.ilike(pattern),
+                                        Order.id == (int(term) if term.isdigit() else -1)))  # fmt: skip
+    total = db.session.scalar(select(func.count()).select_from(statement.subquery())) or 0
+    rows = db.session.scalars(statement.order_by(Order.id.desc()).limit(per_page).offset((page - 1) * per_page))
+    return OrderListPage(list(rows), total, page, per_page)
+
+
+def get_order(order_id: int) -> Order:
+    order = db.session.get(Order, order_id)
+    if order is None:
+        raise NotFound(f"Order {order_id} does not exist")
+    return order
+
+
+def change_status(actor: Actor, order_id: int, status: str, *, carrier: str | None = None,
+                  tracking_number: str | None = None, note: str = "") -> Order:  # fmt: skip
+    """Move an order to a new status: shipped needs a carrier and tracking number; cancelling a paid order
+    puts the items back in stock and refunds the payment."""
+    order = get_order(order_id)
+    before = {"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number}
+    if status not in ORDER_STATUSES:
+        raise Invalid(f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}])
+    if status == "shipped":
+        if not (carrier or "").strip() or not (tracking_number or "").strip():
+            raise Invalid("Shipping needs a carrier and a tracking number",
+                          details=[{"field": "carrier", "message": "required"}, {"field": "tracking_number", "message": "required"}])  # fmt: skip
+        order.carrier, order.tracking_number = carrier.strip()[:50], tracking_number.strip()[:100]
+    label = actor.user.email
+    if status == "cancelled":
+        was_paid = order.is_paid
+        orders.cancel_order(order, actor_label=label, note=note or "Cancelled by the shop", commit=False)
+        if was_paid:
+            refund_id = provider_for(order).refund(order, order.total)
+            order.events[-1].note += f"; refunded {order.total:.2f} ({refund_id})"
+    else:
+        orders.set_status(order, status, actor_label=label, note=note or f"Status set to {status}", commit=False)
+    audit.record(actor, "order.status", "order", order.id, before=before,
+                 after={"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number})  # fmt: skip
+    db.session.commit()
+    return order
+
+
+def list_payments(*, status: str | None = None, provider: str | None = None, order_id: int | None = None,
+                  limit: int = 100) -> list[PaymentLog]:  # fmt: skip
+    """Payment attempts and events, newest first."""
+    statement = select(PaymentLog).order_by(PaymentLog.id.desc())
+    if status:
+        statement = statement.where(PaymentLog.status == status)
+    if provider:
+        statement = statement.where(PaymentLog.provider == provider)
+    if order_id:
+        statement = statement.where(PaymentLog.order_id == order_id)
+    return list(db.session.scalars(statement.limit(limit)))
+
+
+def list_returns(status: str | None = None) -> list[ReturnRequest]:
+    statement = select(ReturnRequest).order_by(ReturnRequest.id.desc())
+    if status:
+        statement = statement.where(ReturnRequest.status == status)
+    return list(db.session.scalars(statement.limit(200)))
+
+
+def decide_return(actor: Actor, return_id: int, approve: bool, note: str = "") -> ReturnRequest:
+    """Approve or reject a return (audited)."""
+    request = returns.decide_return(actor, return_id, approve, note)
+    audit.record(actor, "return.approve" if approve else "return.reject", "return", request.id,
+                 after={"status": request.status, "refund_amount": str(request.refund_amount)})  # fmt: skip
+    db.session.commit()
+    return request
