@@ -6,7 +6,9 @@ from flask import Flask
 
 
 def register_blueprints(app: Flask) -> None:
+    from .admin import admin
     from .api import api
+    from .api.admin import admin_api
     from .auth import auth
     from .cart import cart_pages
     from .compare import compare_pages
@@ -15,5 +17,5 @@ def register_blueprints(app: Flask) -> None:
     from .shop import shop
     from .wishlist import wishlist_pages
 
-    for blueprint in (shop, auth, cart_pages, wishlist_pages, compare_pages, review_pages, order_pages, api):
+    for blueprint in (shop, auth, cart_pages, wishlist_pages, compare_pages, review_pages, order_pages, admin, api, admin_api):
         app.register_blueprint(blueprint)

@@ -67,7 +67,7 @@ def create_product(actor: Actor, data: dict) -> Product:
 
 def update_product(actor: Actor, product_id: int, data: dict) -> Product:
     """Change a product; colours × sizes add the missing variants, stock_quantity sets every variant's stock."""
-    product = _get(product_id)
+    product = get_any_product(product_id)
     before = audit.snapshot(product, AUDITED) | {"stock": _stock_map(product)}
     for key, value in _clean_fields(data, creating=False).items():
         setattr(product, key, value)
@@ -81,7 +81,7 @@ def update_product(actor: Actor, product_id: int, data: dict) -> Product:
 
 def set_active(actor: Actor, product_id: int, active: bool) -> Product:
     """Soft-delete (hide from the shop) or restore a product."""
-    product = _get(product_id)
+    product = get_any_product(product_id)
     before = {"is_active": product.is_active}
     product.is_active = active
     audit.record(actor, "product.restore" if active else "product.delete", "product", product.id, before=before,
@@ -92,7 +92,7 @@ def set_active(actor: Actor, product_id: int, active: bool) -> Product:
 
 def set_variant_stock(actor: Actor, product_id: int, variant_id: int, stock: int) -> ProductVariant:
     """Set one variant's stock (0 or more)."""
-    product = _get(product_id)
+    product = get_any_product(product_id)
     variant = next((v for v in product.variants if v.id == variant_id), None)
     if variant is None:
         raise NotFound(f"Variant {variant_id} is not part of product {product_id}")
@@ -239,5 +239,5 @@ def _unique_slug(name: str, color: str, category: str) -> str:
     return slug
 
 
-def _get(product_id: int) -> Product:
+def get_any_product(product_id: int) -> Product:
     return catalog.get_product(product_id, include_inactive=True)

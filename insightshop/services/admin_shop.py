@@ -16,7 +16,7 @@ from ..models.reviews import Review
 from ..models.sales import Sale
 from . import audit, pricing, reviews, sales
 from .actors import Actor
-from .errors import NotFound
+from .errors import Invalid, NotFound
 
 
 @dataclass
@@ -96,22 +96,23 @@ def create_sale(actor: Actor, data: dict) -> Sale:
     return sale
 
 
-def delete_sale(actor: Actor, sale_id: int) -> None:
+def get_sale(sale_id: int) -> Sale:
     sale = db.session.get(Sale, sale_id)
     if sale is None:
         raise NotFound(f"Sale {sale_id} does not exist")
+    return sale
+
+
+def delete_sale(actor: Actor, sale_id: int) -> None:
+    sale = get_sale(sale_id)
     audit.record(actor, "sale.delete", "sale", sale.id, before=audit.snapshot(sale, ("name", "discount_percentage")))
     db.session.delete(sale)
     db.session.commit()
 
 
 def set_sale_active(actor: Actor, sale_id: int, active: bool) -> Sale:
-    sale = db.session.get(Sale, sale_id)
-    if sale is None:
-        raise NotFound(f"Sale {sale_id} does not exist")
+    sale = get_sale(sale_id)
     if active and sale.end_date < pricing.today():
-        from .errors import Invalid
-
         raise Invalid("A sale that is over cannot be activated", details=[{"field": "is_active", "message": "sale is over"}])
     before = {"is_active": sale.is_active}
     sale.is_active = active

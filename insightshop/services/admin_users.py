@@ -64,3 +64,9 @@ def set_disabled(actor: Actor, user_id: int, disabled: bool) -> User:
 
 def _superadmin_count() -> int:
     return db.session.scalar(select(func.count()).select_from(User).where(User.is_superadmin, User.is_disabled.is_(False))) or 0
+
+
+def record_reset_sent(actor: Actor, user: User) -> None:
+    """Note in the audit log that an admin sent a user a password reset link."""
+    audit.record(actor, "user.password_reset", "user", user.id)
+    db.session.commit()
