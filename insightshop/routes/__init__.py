@@ -17,5 +17,16 @@ def register_blueprints(app: Flask) -> None:
     from .shop import shop
     from .wishlist import wishlist_pages
 
-    for blueprint in (shop, auth, cart_pages, wishlist_pages, compare_pages, review_pages, order_pages, admin, api, admin_api):
+    for blueprint in (
+        shop,
+        auth,
+        cart_pages,
+        wishlist_pages,
+        compare_pages,
+        review_pages,
+        order_pages,
+        admin,
+        api,
+        admin_api,
+    ):
         app.register_blueprint(blueprint)

@@ -61,7 +61,11 @@ SALE_CREATE_BODY = {
         "is_active": {"type": "boolean"},
         "auto_activate": {"type": "boolean"},
         "categories": {"type": "array", "items": {"type": "string", "enum": list(CATEGORIES)}, "uniqueItems": True},
-        "clothing_types": {"type": "array", "items": {"type": "string", "enum": list(CLOTHING_TYPES)}, "uniqueItems": True},
+        "clothing_types": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(CLOTHING_TYPES)},
+            "uniqueItems": True,
+        },
         "product_ids": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 1000},
     },
 }

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from .admin import (
-    DISABLE_BODY, ORDER_STATUS_UPDATE_BODY, PRODUCT_CREATE_BODY, PRODUCT_UPDATE_BODY, RETURN_DECISION_BODY, ROLE_BODY,
-    SALE_CREATE_BODY, VARIANT_UPDATE_BODY,
+    DISABLE_BODY,
+    ORDER_STATUS_UPDATE_BODY,
+    PRODUCT_CREATE_BODY,
+    PRODUCT_UPDATE_BODY,
+    RETURN_DECISION_BODY,
+    ROLE_BODY,
+    SALE_CREATE_BODY,
+    VARIANT_UPDATE_BODY,
 )  # fmt: skip
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
 from .orders import (
@@ -326,53 +332,123 @@ def _admin(op_id: str, summary: str, **kwargs) -> dict:
 ADMIN_PATHS = {
     "/api/admin/products": {
         "get": _admin("adminListProducts", "Products, inactive too: search, category, status, page, per_page"),
-        "post": _admin("adminCreateProduct", "Create a product (admin_product_create)", body="AdminProductCreate", ok="201",
-                       errors=(400, 415)),
+        "post": _admin(
+            "adminCreateProduct",
+            "Create a product (admin_product_create)",
+            body="AdminProductCreate",
+            ok="201",
+            errors=(400, 415),
+        ),
     },
     "/api/admin/products/{product_id}": {
-        "put": _admin("adminUpdateProduct", "Update a product (admin_product_update)", body="AdminProductUpdate",
-                      path_params=("product_id",), errors=(400, 404, 415)),
-        "delete": _admin("adminDeleteProduct", "Soft-delete a product (admin_product_delete)", path_params=("product_id",), errors=(404,)),
+        "put": _admin(
+            "adminUpdateProduct",
+            "Update a product (admin_product_update)",
+            body="AdminProductUpdate",
+            path_params=("product_id",),
+            errors=(400, 404, 415),
+        ),
+        "delete": _admin(
+            "adminDeleteProduct",
+            "Soft-delete a product (admin_product_delete)",
+            path_params=("product_id",),
+            errors=(404,),
+        ),
     },
-    "/api/admin/products/{product_id}/restore": {"post": _admin("adminRestoreProduct", "Restore a hidden product",
-                                                                path_params=("product_id",), errors=(404,))},
+    "/api/admin/products/{product_id}/restore": {
+        "post": _admin("adminRestoreProduct", "Restore a hidden product", path_params=("product_id",), errors=(404,))
+    },
     "/api/admin/products/{product_id}/variants/{variant_id}": {
-        "put": _admin("adminSetVariantStock", "Set one variant's stock", body="AdminVariantUpdate",
-                      path_params=("product_id", "variant_id"), errors=(400, 404, 415))
+        "put": _admin(
+            "adminSetVariantStock",
+            "Set one variant's stock",
+            body="AdminVariantUpdate",
+            path_params=("product_id", "variant_id"),
+            errors=(400, 404, 415),
+        )
     },
-    "/api/admin/orders": {"get": _admin("adminListOrders", "Orders by page, per_page, status, user_id, search (admin_orders_list)")},
-    "/api/admin/orders/{order_id}": {"get": _admin("adminGetOrder", "One order", path_params=("order_id",), errors=(404,))},
+    "/api/admin/orders": {
+        "get": _admin("adminListOrders", "Orders by page, per_page, status, user_id, search (admin_orders_list)")
+    },
+    "/api/admin/orders/{order_id}": {
+        "get": _admin("adminGetOrder", "One order", path_params=("order_id",), errors=(404,))
+    },
     "/api/admin/orders/{order_id}/status": {
-        "put": _admin("adminSetOrderStatus", "Change status along allowed transitions (admin_order_update_status)",
-                      body="AdminOrderStatus", path_params=("order_id",), errors=(400, 404, 409, 415))
+        "put": _admin(
+            "adminSetOrderStatus",
+            "Change status along allowed transitions (admin_order_update_status)",
+            body="AdminOrderStatus",
+            path_params=("order_id",),
+            errors=(400, 404, 409, 415),
+        )
     },
     "/api/admin/sales": {
         "get": _admin("adminListSales", "Sales", errors=()),
-        "post": _admin("adminCreateSale", "Create a sale (admin_sale_create)", body="AdminSaleCreate", ok="201", errors=(400, 415)),
+        "post": _admin(
+            "adminCreateSale", "Create a sale (admin_sale_create)", body="AdminSaleCreate", ok="201", errors=(400, 415)
+        ),
     },
-    "/api/admin/sales/{sale_id}": {"delete": _admin("adminDeleteSale", "Delete a sale", path_params=("sale_id",), errors=(404,))},
-    "/api/admin/sales/{sale_id}/preview": {"get": _admin("adminPreviewSale", "Products a sale covers and their new prices",
-                                                         path_params=("sale_id",), errors=(404,))},
-    "/api/admin/sales/run-automation": {"post": _admin("adminRunSaleAutomation", "Run the sale automation (admin_sale_run_automation)", errors=())},
+    "/api/admin/sales/{sale_id}": {
+        "delete": _admin("adminDeleteSale", "Delete a sale", path_params=("sale_id",), errors=(404,))
+    },
+    "/api/admin/sales/{sale_id}/preview": {
+        "get": _admin(
+            "adminPreviewSale", "Products a sale covers and their new prices", path_params=("sale_id",), errors=(404,)
+        )
+    },
+    "/api/admin/sales/run-automation": {
+        "post": _admin("adminRunSaleAutomation", "Run the sale automation (admin_sale_run_automation)", errors=())
+    },
     "/api/admin/carts": {"get": _admin("adminListCarts", "Active carts", errors=())},
-    "/api/admin/carts/user/{user_id}": {"delete": _admin("adminClearUserCart", "Clear a user's cart (admin_cart_clear_user)",
-                                                         path_params=("user_id",), errors=(404,))},
+    "/api/admin/carts/user/{user_id}": {
+        "delete": _admin(
+            "adminClearUserCart", "Clear a user's cart (admin_cart_clear_user)", path_params=("user_id",), errors=(404,)
+        )
+    },
     "/api/admin/reviews": {"get": _admin("adminListReviews", "Reviews by rating, product_id, text")},
-    "/api/admin/reviews/{review_id}": {"delete": _admin("adminDeleteReview", "Delete a review (admin_review_delete)",
-                                                        path_params=("review_id",), errors=(404,))},
+    "/api/admin/reviews/{review_id}": {
+        "delete": _admin(
+            "adminDeleteReview", "Delete a review (admin_review_delete)", path_params=("review_id",), errors=(404,)
+        )
+    },
     "/api/admin/users": {"get": _admin("adminListUsers", "Users by search", errors=())},
-    "/api/admin/users/{user_id}/role": {"put": _admin("adminSetRole", "Grant or revoke admin (superadmins only)", body="AdminRole",
-                                                      path_params=("user_id",), errors=(400, 404, 409, 415))},
-    "/api/admin/users/{user_id}/disabled": {"put": _admin("adminSetDisabled", "Disable or enable an account", body="AdminDisable",
-                                                          path_params=("user_id",), errors=(400, 404, 409, 415))},
-    "/api/admin/users/{user_id}/password-reset": {"post": _admin("adminSendReset", "Email a password reset link", ok="202",
-                                                                 path_params=("user_id",), errors=(404,))},
+    "/api/admin/users/{user_id}/role": {
+        "put": _admin(
+            "adminSetRole",
+            "Grant or revoke admin (superadmins only)",
+            body="AdminRole",
+            path_params=("user_id",),
+            errors=(400, 404, 409, 415),
+        )
+    },
+    "/api/admin/users/{user_id}/disabled": {
+        "put": _admin(
+            "adminSetDisabled",
+            "Disable or enable an account",
+            body="AdminDisable",
+            path_params=("user_id",),
+            errors=(400, 404, 409, 415),
+        )
+    },
+    "/api/admin/users/{user_id}/password-reset": {
+        "post": _admin(
+            "adminSendReset", "Email a password reset link", ok="202", path_params=("user_id",), errors=(404,)
+        )
+    },
     "/api/admin/payments": {"get": _admin("adminListPayments", "Payment log by status, provider, order_id")},
     "/api/admin/returns": {"get": _admin("adminListReturns", "Return requests by status", errors=())},
-    "/api/admin/returns/{return_id}/decision": {"post": _admin("adminDecideReturn", "Approve (restock + refund) or reject a return",
-                                                               body="AdminReturnDecision", path_params=("return_id",),
-                                                               errors=(400, 404, 409, 415))},
-    "/api/admin/dashboard": {"get": _admin("adminDashboard", "Revenue per day (days=7–365), orders by status, top products, low stock")},
+    "/api/admin/returns/{return_id}/decision": {
+        "post": _admin(
+            "adminDecideReturn",
+            "Approve (restock + refund) or reject a return",
+            body="AdminReturnDecision",
+            path_params=("return_id",),
+            errors=(400, 404, 409, 415),
+        )
+    },
+    "/api/admin/dashboard": {
+        "get": _admin("adminDashboard", "Revenue per day (days=7–365), orders by status, top products, low stock")
+    },
     "/api/admin/audit": {"get": _admin("adminAudit", "The audit log, newest first")},
 }
 

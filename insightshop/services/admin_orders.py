@@ -32,7 +32,10 @@ def list_orders(*, page: int = 1, per_page: int = 20, status: str | None = None,
     statement = select(Order)
     if status:
         if status not in ORDER_STATUSES:
-            raise Invalid(f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}])
+            raise Invalid(
+                f"status must be one of {', '.join(ORDER_STATUSES)}",
+                details=[{"field": "status", "message": "unknown"}],
+            )
         statement = statement.where(Order.status == status)
     if user_id:
         statement = statement.where(Order.user_id == user_id)
@@ -61,7 +64,9 @@ def change_status(actor: Actor, order_id: int, status: str, *, carrier: str | No
     order = get_order(order_id)
     before = {"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number}
     if status not in ORDER_STATUSES:
-        raise Invalid(f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}])
+        raise Invalid(
+            f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}]
+        )
     if status == "shipped":
         if not (carrier or "").strip() or not (tracking_number or "").strip():
             raise Invalid("Shipping needs a carrier and a tracking number",

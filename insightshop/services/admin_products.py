@@ -17,7 +17,18 @@ from .errors import Invalid, NotFound
 from .search_terms import SYNONYMS, WORD, normalise_text, singular
 from .vocabulary import CATEGORIES, CLOTHING_TYPES, COLORS, FABRICS, SEASONS, SIZES, normalise_color, normalise_size
 
-AUDITED = ("name", "description", "price", "category", "clothing_type", "color", "fabric", "season", "is_active", "image_url")
+AUDITED = (
+    "name",
+    "description",
+    "price",
+    "category",
+    "clothing_type",
+    "color",
+    "fabric",
+    "season",
+    "is_active",
+    "image_url",
+)
 DEFAULT_SIZES = ("S", "M", "L")
 
 
@@ -97,10 +108,14 @@ def set_variant_stock(actor: Actor, product_id: int, variant_id: int, stock: int
     if variant is None:
         raise NotFound(f"Variant {variant_id} is not part of product {product_id}")
     if not isinstance(stock, int) or isinstance(stock, bool) or stock < 0 or stock > 100_000:
-        raise Invalid("stock must be a whole number from 0 to 100000", details=[{"field": "stock", "message": "0–100000"}])
+        raise Invalid(
+            "stock must be a whole number from 0 to 100000", details=[{"field": "stock", "message": "0–100000"}]
+        )
     before = {"stock": variant.stock}
     variant.stock = stock
-    audit.record(actor, "variant.stock", "variant", variant.id, before=before, after={"stock": stock, "sku": variant.sku})
+    audit.record(
+        actor, "variant.stock", "variant", variant.id, before=before, after={"stock": stock, "sku": variant.sku}
+    )
     db.session.commit()
     return variant
 
@@ -128,23 +143,36 @@ def _clean_fields(data: dict, *, creating: bool) -> dict:
     def problem(field, message):
         problems.append({"field": field, "message": f"{field}: {message}"})
 
+    for check in (_check_text, _check_price, _check_kind, _check_colors, _check_flags_and_image):
+        check(data, fields, problem, creating)
+    if problems:
+        raise Invalid(f"Invalid product: {problems[0]['message']}", details=problems)
+    return fields
+
+
+def _check_text(data, fields, problem, creating) -> None:
     if "name" in data or creating:
         name = (data.get("name") or "").strip()
         if not name or len(name) > 255:
             problem("name", "required, at most 255 characters")
         fields["name"] = name
-    if "description" in data:
+    if "description" in data or creating:
         fields["description"] = (data.get("description") or "").strip()[:10000]
-    elif creating:
-        fields["description"] = ""
-    if "price" in data or creating:
-        try:
-            price = Decimal(str(data.get("price"))).quantize(Decimal("0.01"))
-            if not price.is_finite() or price < 0 or price > Decimal("100000"):
-                raise InvalidOperation
-            fields["price"] = price
-        except (InvalidOperation, ValueError, TypeError):
-            problem("price", "a number from 0 to 100000")
+
+
+def _check_price(data, fields, problem, creating) -> None:
+    if "price" not in data and not creating:
+        return
+    try:
+        price = Decimal(str(data.get("price"))).quantize(Decimal("0.01"))
+        if not price.is_finite() or price < 0 or price > Decimal("100000"):
+            raise InvalidOperation
+        fields["price"] = price
+    except (InvalidOperation, ValueError, TypeError):
+        problem("price", "a number from 0 to 100000")
+
+
+def _check_kind(data, fields, problem, creating) -> None:
     _enum(data, "category", CATEGORIES, fields, problem, required=creating)
     if creating and not data.get("clothing_type"):
         inferred = infer_clothing_type(data.get("name") or "")
@@ -155,11 +183,17 @@ def _clean_fields(data: dict, *, creating: bool) -> dict:
         _enum(data, "clothing_type", CLOTHING_TYPES, fields, problem, required=False)
     _enum(data, "fabric", FABRICS, fields, problem, required=False)
     _enum(data, "season", SEASONS, fields, problem, required=False)
+
+
+def _check_colors(data, fields, problem, creating) -> None:
     colors = _colors(data, problem)
     if colors:
         fields["color"] = colors[0]
     elif creating:
         problem("color", f"give color or available_colors, from: {', '.join(COLORS)}")
+
+
+def _check_flags_and_image(data, fields, problem, creating) -> None:
     if "is_active" in data:
         fields["is_active"] = bool(data["is_active"])
     if "image_url" in data:
@@ -167,9 +201,6 @@ def _clean_fields(data: dict, *, creating: bool) -> dict:
         if url and not re.match(r"^(https://|/)[^\s<>\"']{1,499}$", url):
             problem("image_url", "an https:// URL or a path on this site")
         fields["image_url"] = url or None
-    if problems:
-        raise Invalid(f"Invalid product: {problems[0]['message']}", details=problems)
-    return fields
 
 
 def _enum(data, field, allowed, fields, problem, *, required: bool) -> None:
@@ -216,11 +247,15 @@ def _sync_variants(product: Product, data: dict, *, default_sizes: tuple[str, ..
     sizes = _sizes(data) or product.available_sizes or list(default_sizes)
     stock = data.get("stock_quantity")
     if stock is not None and (not isinstance(stock, int) or isinstance(stock, bool) or stock < 0):
-        raise Invalid("stock_quantity: a whole number, 0 or more", details=[{"field": "stock_quantity", "message": "≥ 0"}])
+        raise Invalid(
+            "stock_quantity: a whole number, 0 or more", details=[{"field": "stock_quantity", "message": "≥ 0"}]
+        )
     for color in colors:
         for size in sizes:
             if product.variant_for(color, size) is None:
-                product.variants.append(ProductVariant(color=color, size=size, sku=sku_for(product.id, color, size), stock=stock or 0))
+                product.variants.append(
+                    ProductVariant(color=color, size=size, sku=sku_for(product.id, color, size), stock=stock or 0)
+                )
     if stock is not None:
         for variant in product.variants:
             variant.stock = stock

@@ -72,7 +72,11 @@ def list_reviews(*, rating: int | None = None, product_id: int | None = None, te
 def delete_review(actor: Actor, review_id: int) -> None:
     """Delete any review (seed 001 admin_review_delete); the product's rating is recomputed."""
     review = db.session.get(Review, review_id)
-    before = None if review is None else {"product_id": review.product_id, "rating": str(review.rating), "comment": review.comment}
+    before = (
+        None
+        if review is None
+        else {"product_id": review.product_id, "rating": str(review.rating), "comment": review.comment}
+    )
     reviews.delete_review(actor, review_id)
     audit.record(actor, "review.delete", "review", review_id, before=before)
     db.session.commit()
@@ -113,10 +117,19 @@ def delete_sale(actor: Actor, sale_id: int) -> None:
 def set_sale_active(actor: Actor, sale_id: int, active: bool) -> Sale:
     sale = get_sale(sale_id)
     if active and sale.end_date < pricing.today():
-        raise Invalid("A sale that is over cannot be activated", details=[{"field": "is_active", "message": "sale is over"}])
+        raise Invalid(
+            "A sale that is over cannot be activated", details=[{"field": "is_active", "message": "sale is over"}]
+        )
     before = {"is_active": sale.is_active}
     sale.is_active = active
-    audit.record(actor, "sale.activate" if active else "sale.deactivate", "sale", sale.id, before=before, after={"is_active": active})
+    audit.record(
+        actor,
+        "sale.activate" if active else "sale.deactivate",
+        "sale",
+        sale.id,
+        before=before,
+        after={"is_active": active},
+    )
     db.session.commit()
     return sale
 
@@ -131,7 +144,11 @@ class PreviewRow:
 def preview_sale(sale: Sale, limit: int = 50) -> tuple[int, list[PreviewRow]]:
     """How many active products a sale covers, and some of them with their new price."""
     hundred = Decimal(100)
-    covered = [p for p in db.session.scalars(select(Product).where(Product.is_active).order_by(Product.id)) if sale.applies_to(p)]
+    covered = [
+        p
+        for p in db.session.scalars(select(Product).where(Product.is_active).order_by(Product.id))
+        if sale.applies_to(p)
+    ]
     rows = [
         PreviewRow(p, pricing.quantize(p.price),
                    pricing.quantize(p.price * (hundred - Decimal(sale.discount_percentage)) / hundred))

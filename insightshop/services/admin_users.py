@@ -16,7 +16,9 @@ def list_users(search: str = "", *, limit: int = 50, offset: int = 0) -> list[Us
     statement = select(User).order_by(User.id.desc())
     if search:
         pattern = f"%{search.strip()}%"
-        statement = statement.where(or_(User.email.ilike(pattern), User.first_name.ilike(pattern), User.last_name.ilike(pattern)))
+        statement = statement.where(
+            or_(User.email.ilike(pattern), User.first_name.ilike(pattern), User.last_name.ilike(pattern))
+        )
     return list(db.session.scalars(statement.limit(limit).offset(offset)))
 
 
@@ -63,7 +65,10 @@ def set_disabled(actor: Actor, user_id: int, disabled: bool) -> User:
 
 
 def _superadmin_count() -> int:
-    return db.session.scalar(select(func.count()).select_from(User).where(User.is_superadmin, User.is_disabled.is_(False))) or 0
+    return (
+        db.session.scalar(select(func.count()).select_from(User).where(User.is_superadmin, User.is_disabled.is_(False)))
+        or 0
+    )
 
 
 def record_reset_sent(actor: Actor, user: User) -> None:

@@ -40,7 +40,9 @@ def revenue_by_day(days: int = 30, end: date | None = None) -> list[DayRevenue]:
     end = end or today()
     start = end - timedelta(days=days - 1)
     totals: dict[date, list] = defaultdict(lambda: [Decimal("0.00"), 0])
-    rows = db.session.execute(select(Order.paid_at, Order.total).where(Order.paid_at.is_not(None), Order.status != "cancelled"))
+    rows = db.session.execute(
+        select(Order.paid_at, Order.total).where(Order.paid_at.is_not(None), Order.status != "cancelled")
+    )
     for paid_at, total in rows:
         day = paid_at.date()
         if start <= day <= end:
@@ -67,7 +69,9 @@ def top_products(limit: int = 10) -> list[tuple[str, int, Decimal]]:
 def sale_uplift(limit: int = 5) -> list[SaleUplift]:
     """Daily revenue while each recent sale ran, next to the same number of days before it."""
     results = []
-    for sale in db.session.scalars(select(Sale).where(Sale.start_date <= today()).order_by(Sale.start_date.desc()).limit(limit)):
+    for sale in db.session.scalars(
+        select(Sale).where(Sale.start_date <= today()).order_by(Sale.start_date.desc()).limit(limit)
+    ):
         end = min(sale.end_date, today())
         length = (end - sale.start_date).days + 1
         during = revenue_by_day(length, end)

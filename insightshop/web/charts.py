@@ -28,7 +28,9 @@ def bar_chart(points: list[tuple[str, Decimal | int]], *, width: int = 760, heig
         parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{step * 0.7:.1f}" height="{bar_h:.1f}" rx="2" fill="{BAR}">'
                      f'<title>{escape(label)}: {float(value):,.2f}</title></rect>')  # fmt: skip
         if index % label_every == 0:
-            parts.append(f'<text x="{x + step * 0.35:.1f}" y="{height - 8}" text-anchor="middle" font-size="10" fill="#6f7687">{escape(label)}</text>')
+            parts.append(
+                f'<text x="{x + step * 0.35:.1f}" y="{height - 8}" text-anchor="middle" font-size="10" fill="#6f7687">{escape(label)}</text>'
+            )
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -38,7 +40,9 @@ def horizontal_bars(points: list[tuple[str, int]], *, width: int = 360, title: s
     top = max((v for _, v in points), default=0) or 1
     row, label_w = 26, 90
     height = row * len(points) + 8
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" aria-label="{escape(title)}"><title>{escape(title)}</title>'
+    ]
     for index, (label, value) in enumerate(points):
         y = 4 + index * row
         bar_w = (width - label_w - 40) * value / top

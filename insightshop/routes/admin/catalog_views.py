@@ -13,7 +13,17 @@ from ...web.rendering import render_page
 from . import admin
 from .helpers import back, csrf_ok, form_dict
 
-PRODUCT_FIELDS = ("name", "description", "price", "category", "clothing_type", "fabric", "season", "color", "stock_quantity")
+PRODUCT_FIELDS = (
+    "name",
+    "description",
+    "price",
+    "category",
+    "clothing_type",
+    "fabric",
+    "season",
+    "color",
+    "stock_quantity",
+)
 VOCABULARY = {"categories": CATEGORIES, "types": CLOTHING_TYPES, "colors": COLORS, "sizes": SIZES, "fabrics": FABRICS,
               "seasons": SEASONS}  # fmt: skip
 
@@ -29,9 +39,14 @@ def show_dashboard():
         revenue=revenue,
         revenue_total=sum(d.revenue for d in revenue),
         order_count=sum(d.orders for d in revenue),
-        revenue_chart=charts.bar_chart([(d.day.strftime("%d %b"), d.revenue) for d in revenue], label_every=5 if days == 30 else 15,
-                                       title=f"Revenue per day, last {days} days"),  # fmt: skip
-        status_chart=charts.horizontal_bars([(s.capitalize(), n) for s, n in statuses.items()], title="Orders by status"),
+        revenue_chart=charts.bar_chart(
+            [(d.day.strftime("%d %b"), d.revenue) for d in revenue],
+            label_every=5 if days == 30 else 15,
+            title=f"Revenue per day, last {days} days",
+        ),  # fmt: skip
+        status_chart=charts.horizontal_bars(
+            [(s.capitalize(), n) for s, n in statuses.items()], title="Orders by status"
+        ),
         statuses=statuses,
         top=dashboard.top_products(),
         uplift=dashboard.sale_uplift(),
@@ -59,7 +74,9 @@ def new_product():
         else:
             return back(url_for("admin.edit_product", product_id=product.id), message=f"Created {product.name}.")
     status = 422 if request.method == "POST" else 200
-    return render_template("admin/product_form.html", product=None, error=error, values=request.form, **VOCABULARY), status
+    return render_template(
+        "admin/product_form.html", product=None, error=error, values=request.form, **VOCABULARY
+    ), status
 
 
 @admin.route("/products/<int:product_id>", methods=["GET", "POST"])
@@ -74,7 +91,9 @@ def edit_product(product_id: int):
         else:
             return back(url_for("admin.edit_product", product_id=product_id), message="Saved.")
     status = 422 if error else 200
-    return render_template("admin/product_form.html", product=product, error=error, values=request.form, **VOCABULARY), status
+    return render_template(
+        "admin/product_form.html", product=product, error=error, values=request.form, **VOCABULARY
+    ), status
 
 
 @admin.post("/products/<int:product_id>/active")
@@ -91,7 +110,9 @@ def update_stock(product_id: int, variant_id: int):
     error, value = None, request.form.get("stock", "")
     if csrf_ok():
         try:
-            variant = admin_products.set_variant_stock(current_actor(), product_id, variant_id, int(value) if value.isdigit() else -1)
+            variant = admin_products.set_variant_stock(
+                current_actor(), product_id, variant_id, int(value) if value.isdigit() else -1
+            )
         except DomainError as problem:
             error = problem.message
     product = admin_products.get_any_product(product_id)
@@ -149,7 +170,10 @@ def run_automation():
         return back(url_for("admin.list_sales"))
     report = admin_shop.run_automation(current_actor())
     changes = len(report.created) + len(report.activated) + len(report.deactivated)
-    return back(url_for("admin.list_sales"), message=f"Automation ran: {changes} change(s)." if changes else "Automation ran: nothing to change.")
+    return back(
+        url_for("admin.list_sales"),
+        message=f"Automation ran: {changes} change(s)." if changes else "Automation ran: nothing to change.",
+    )
 
 
 def _product_form() -> dict:

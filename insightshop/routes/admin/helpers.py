@@ -13,7 +13,9 @@ def csrf_ok() -> bool:
     return EmptyForm().validate_on_submit()
 
 
-def form_dict(*fields: str, lists: tuple[str, ...] = (), numbers: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> dict:
+def form_dict(
+    *fields: str, lists: tuple[str, ...] = (), numbers: tuple[str, ...] = (), flags: tuple[str, ...] = ()
+) -> dict:
     """The posted fields as service input: text as given, lists as lists, numbers as numbers, checkboxes as bools."""
     data = {}
     for name in fields:

@@ -24,7 +24,9 @@ def set_role(user_id: int):
     if csrf_ok():
         role = request.form.get("role", "customer")
         try:
-            admin_users.set_role(current_actor(), user_id, admin=role in ("admin", "superadmin"), superadmin=role == "superadmin")
+            admin_users.set_role(
+                current_actor(), user_id, admin=role in ("admin", "superadmin"), superadmin=role == "superadmin"
+            )
         except DomainError as problem:
             return back(url_for("admin.list_users"), problem)
     return back(url_for("admin.list_users"), message="Role updated.")
@@ -88,5 +90,7 @@ def delete_review(review_id: int):
 
 @admin.get("/audit")
 def show_audit():
-    entries = audit.list_entries(action=request.args.get("action") or None, actor_label=request.args.get("actor") or None, limit=200)
+    entries = audit.list_entries(
+        action=request.args.get("action") or None, actor_label=request.args.get("actor") or None, limit=200
+    )
     return render_template("admin/audit.html", entries=entries, args=request.args)

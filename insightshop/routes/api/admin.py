@@ -6,8 +6,17 @@ from flask import Blueprint, request
 
 from ...extensions import csrf
 from ...schemas.admin import (
-    DISABLE_BODY, ORDER_STATUS_UPDATE_BODY, PRODUCT_CREATE_BODY, PRODUCT_UPDATE_BODY, RETURN_DECISION_BODY, ROLE_BODY,
-    SALE_CREATE_BODY, VARIANT_UPDATE_BODY, admin_user_to_dict, payment_to_dict, sale_to_dict,
+    DISABLE_BODY,
+    ORDER_STATUS_UPDATE_BODY,
+    PRODUCT_CREATE_BODY,
+    PRODUCT_UPDATE_BODY,
+    RETURN_DECISION_BODY,
+    ROLE_BODY,
+    SALE_CREATE_BODY,
+    VARIANT_UPDATE_BODY,
+    admin_user_to_dict,
+    payment_to_dict,
+    sale_to_dict,
 )  # fmt: skip
 from ...schemas.orders import order_to_dict, return_to_dict
 from ...schemas.products import product_to_dict, variant_to_dict
@@ -31,7 +40,9 @@ def _int_arg(name: str, default: int | None = None, *, low: int = 1, high: int =
     if raw in (None, ""):
         return default
     if not raw.isdigit() or not low <= int(raw) <= high:
-        raise Invalid(f"{name} must be a whole number from {low} to {high}", details=[{"field": name, "message": f"{low}–{high}"}])
+        raise Invalid(
+            f"{name} must be a whole number from {low} to {high}", details=[{"field": name, "message": f"{low}–{high}"}]
+        )
     return int(raw)
 
 
@@ -69,7 +80,11 @@ def restore_product(product_id: int):
 @admin_api.put("/products/<int:product_id>/variants/<int:variant_id>")
 def update_variant(product_id: int, variant_id: int):
     body = validate(json_body(), VARIANT_UPDATE_BODY, what="variant")
-    return {"variant": variant_to_dict(admin_products.set_variant_stock(current_actor(), product_id, variant_id, body["stock"]))}
+    return {
+        "variant": variant_to_dict(
+            admin_products.set_variant_stock(current_actor(), product_id, variant_id, body["stock"])
+        )
+    }
 
 
 @admin_api.get("/orders")
@@ -158,7 +173,9 @@ def list_users():
 @admin_api.put("/users/<int:user_id>/role")
 def set_role(user_id: int):
     body = validate(json_body(), ROLE_BODY, what="role")
-    user = admin_users.set_role(current_actor(), user_id, admin=body["is_admin"], superadmin=body.get("is_superadmin", False))
+    user = admin_users.set_role(
+        current_actor(), user_id, admin=body["is_admin"], superadmin=body.get("is_superadmin", False)
+    )
     return {"user": admin_user_to_dict(user)}
 
 
@@ -191,7 +208,11 @@ def list_returns():
 @admin_api.post("/returns/<int:return_id>/decision")
 def decide_return(return_id: int):
     body = validate(json_body(), RETURN_DECISION_BODY, what="decision")
-    return {"return": return_to_dict(admin_orders.decide_return(current_actor(), return_id, body["approve"], body.get("note", "")))}
+    return {
+        "return": return_to_dict(
+            admin_orders.decide_return(current_actor(), return_id, body["approve"], body.get("note", ""))
+        )
+    }
 
 
 @admin_api.get("/dashboard")
