@@ -69,6 +69,8 @@ SALE_CREATE_BODY = {
         "product_ids": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 1000},
     },
 }
+SALE_UPDATE_BODY = {k: v for k, v in SALE_CREATE_BODY.items() if k != "required"}
+
 ROLE_BODY = {
     "type": "object",
     "required": ["is_admin"],

@@ -10,6 +10,7 @@ from .admin import (
     RETURN_DECISION_BODY,
     ROLE_BODY,
     SALE_CREATE_BODY,
+    SALE_UPDATE_BODY,
     VARIANT_UPDATE_BODY,
 )  # fmt: skip
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
@@ -389,7 +390,10 @@ ADMIN_PATHS = {
         ),
     },
     "/api/admin/sales/{sale_id}": {
-        "delete": _admin("adminDeleteSale", "Delete a sale", path_params=("sale_id",), errors=(404,))
+        "put": _admin(
+            "adminUpdateSale", "Change a sale", body="AdminSaleUpdate", path_params=("sale_id",), errors=(400, 404, 415)
+        ),
+        "delete": _admin("adminDeleteSale", "Delete a sale", path_params=("sale_id",), errors=(404,)),
     },
     "/api/admin/sales/{sale_id}/preview": {
         "get": _admin(
@@ -566,6 +570,7 @@ def build_openapi(server_url: str = "/") -> dict:
                 "AdminVariantUpdate": VARIANT_UPDATE_BODY,
                 "AdminOrderStatus": ORDER_STATUS_UPDATE_BODY,
                 "AdminSaleCreate": SALE_CREATE_BODY,
+                "AdminSaleUpdate": SALE_UPDATE_BODY,
                 "AdminRole": ROLE_BODY,
                 "AdminDisable": DISABLE_BODY,
                 "AdminReturnDecision": RETURN_DECISION_BODY,

@@ -107,6 +107,35 @@ def get_sale(sale_id: int) -> Sale:
     return sale
 
 
+def update_sale(actor: Actor, sale_id: int, data: dict) -> Sale:
+    """Change a sale's fields; the window rules are those of a new sale."""
+    sale = get_sale(sale_id)
+    fields = ("name", "description", "discount_percentage", "start_date", "end_date", "is_active", "auto_activate")
+    before = audit.snapshot(sale, fields)
+    start = _date(data.get("start_date", sale.start_date))
+    end = _date(data.get("end_date", sale.end_date))
+    if end < start:
+        raise Invalid(
+            "end_date must not be before start_date", details=[{"field": "end_date", "message": "before start_date"}]
+        )
+    if data.get("is_active") and end < pricing.today():
+        raise Invalid(
+            "A sale that is over cannot be activated", details=[{"field": "is_active", "message": "sale is over"}]
+        )
+    sale.start_date, sale.end_date = start, end
+    for key in ("name", "description", "is_active", "auto_activate"):
+        if key in data:
+            setattr(sale, key, data[key])
+    if "discount_percentage" in data:
+        sale.discount_percentage = Decimal(str(data["discount_percentage"]))
+    for key in ("categories", "clothing_types", "product_ids"):
+        if key in data:
+            setattr(sale, key, data[key] or None)
+    audit.record(actor, "sale.update", "sale", sale.id, before=before, after=audit.snapshot(sale, fields))
+    db.session.commit()
+    return sale
+
+
 def delete_sale(actor: Actor, sale_id: int) -> None:
     sale = get_sale(sale_id)
     audit.record(actor, "sale.delete", "sale", sale.id, before=audit.snapshot(sale, ("name", "discount_percentage")))

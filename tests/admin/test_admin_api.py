@@ -238,3 +238,19 @@ def test_payments_returns_dashboard_and_audit(client, boss, paid_order):
     assert board["top_products"][0] == {"name": "Oxford Shirt", "units": 2, "revenue": "40.00"}
     assert log[0]["action"] == "return.approve"
     assert_error(client.get("/api/admin/dashboard?days=2", headers=boss), 400, "validation_error", "days")
+
+
+def test_update_sale_keeps_the_window_rules(client, boss):
+    today = pricing.today()
+    sale = client.post("/api/admin/sales", headers=boss, json={"name": "Week", "discount_percentage": 10, "start_date": today.isoformat(),
+                       "end_date": (today + timedelta(days=7)).isoformat()}).get_json()["sale"]  # fmt: skip
+
+    changed = client.put(
+        f"/api/admin/sales/{sale['id']}", headers=boss, json={"discount_percentage": 15, "name": "Big week"}
+    )
+    backwards = client.put(
+        f"/api/admin/sales/{sale['id']}", headers=boss, json={"end_date": (today - timedelta(days=3)).isoformat()}
+    )
+
+    assert (changed.get_json()["sale"]["discount_percentage"], changed.get_json()["sale"]["name"]) == (15.0, "Big week")
+    assert_error(backwards, 400, "validation_error", "end_date")

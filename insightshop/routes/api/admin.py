@@ -13,6 +13,7 @@ from ...schemas.admin import (
     RETURN_DECISION_BODY,
     ROLE_BODY,
     SALE_CREATE_BODY,
+    SALE_UPDATE_BODY,
     VARIANT_UPDATE_BODY,
     admin_user_to_dict,
     payment_to_dict,
@@ -118,6 +119,12 @@ def list_sales():
 def create_sale():
     body = validate(json_body(), SALE_CREATE_BODY, what="sale")
     return {"sale": sale_to_dict(admin_shop.create_sale(current_actor(), body))}, 201
+
+
+@admin_api.put("/sales/<int:sale_id>")
+def update_sale(sale_id: int):
+    body = validate(json_body(), SALE_UPDATE_BODY, what="sale")
+    return {"sale": sale_to_dict(admin_shop.update_sale(current_actor(), sale_id, body))}
 
 
 @admin_api.delete("/sales/<int:sale_id>")
