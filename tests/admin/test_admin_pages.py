@@ -128,3 +128,57 @@ def test_users_page_and_audit_log(admin_client):
 
     assert 'aria-label="Role of c@example.com"' in page
     assert "user.role" in audit and '"is_admin": true' in audit
+
+
+def test_people_pages_clear_carts_delete_reviews_disable_users_and_send_resets(admin_client):
+    from insightshop.models.accounts import User
+    from insightshop.models.cart import CartItem
+    from insightshop.models.reviews import Review
+    from insightshop.services import reviews
+    from insightshop.services.mail import list_outbox
+
+    customer = make_user("c@example.com")
+    product = make_product(sizes=("L",))
+    cart.add_item(Actor(user=customer), product.id, 1)
+    review, _ = reviews.save_review(Actor(), product.id, 1, "spam spam", user_name="bot")
+    token = csrf_token(admin_client, "/admin/carts")
+
+    carts_page = admin_client.get("/admin/carts").get_data(as_text=True)
+    admin_client.post(f"/admin/carts/user/{customer.id}/clear", data={"csrf_token": token})
+    listed = admin_client.get("/admin/reviews?text=spam", headers={"HX-Request": "true"}).get_data(as_text=True)
+    admin_client.post(f"/admin/reviews/{review.id}/delete", data={"csrf_token": token})
+    admin_client.post(f"/admin/users/{customer.id}/disabled", data={"disabled": "1", "csrf_token": token})
+    admin_client.post(f"/admin/users/{customer.id}/password-reset", data={"csrf_token": token})
+
+    assert "c@example.com" in carts_page
+    assert db.session.query(CartItem).count() == 0
+    assert listed.lstrip().startswith('<div id="review-table"') and "spam spam" in listed
+    assert db.session.query(Review).count() == 0
+    assert db.session.get(User, customer.id).is_disabled
+    assert list_outbox()[0].to == "c@example.com"
+
+
+def test_payments_and_returns_pages(admin_client):
+    from insightshop.models.orders import ReturnRequest
+    from insightshop.services import returns
+
+    shopper = Actor(user=make_user())
+    product = make_product("Oxford Shirt", sizes=("L",), stock=3, price="20.00")
+    cart.add_item(shopper, product.id, 1)
+    order = orders.place_order(shopper, details())
+    offline.create_intent(order)
+    offline.confirm(order, "4242424242424242")
+    for status in ("shipped", "delivered"):
+        if status == "shipped":
+            order.carrier, order.tracking_number = "UPS", "T1"
+        orders.set_status(order, status, actor_label="test")
+    request = returns.request_return(shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 1, "reason": "Too small"}])
+    token = csrf_token(admin_client, "/admin/returns")
+
+    payments = admin_client.get("/admin/payments?provider=offline&status=succeeded").get_data(as_text=True)
+    page = admin_client.get("/admin/returns").get_data(as_text=True)
+    admin_client.post(f"/admin/returns/{request.id}", data={"approve": "0", "note": "Worn", "csrf_token": token})
+
+    assert "visa •••• 4242" in payments
+    assert "Too small" in page and "Approve" in page
+    assert db.session.get(ReturnRequest, request.id).status == "rejected"
