@@ -330,6 +330,17 @@ def _admin(op_id: str, summary: str, **kwargs) -> dict:
     return _op(op_id, f"{summary} (admins only)", errors=errors, auth="required", **kwargs)
 
 
+TOOL_PATHS = {
+    "/api/tools": {"get": _op("listTools", "The tools the caller may use (anonymous: public tools; users; admins: all)", errors=())},
+    "/api/tools/{name}": {
+        "post": {
+            **_op("callTool", "Run one tool as the caller: exists → schema → permission → service", errors=(400, 401, 403, 404, 409, 415)),
+            "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}},
+        }
+    },
+}
+
 ADMIN_PATHS = {
     "/api/admin/products": {
         "get": _admin("adminListProducts", "Products, inactive too: search, category, status, page, per_page"),
@@ -535,6 +546,7 @@ def build_openapi(server_url: str = "/") -> dict:
             },
             **SHOP_PATHS,
             **ADMIN_PATHS,
+            **TOOL_PATHS,
             "/api/openapi.json": {
                 "get": {
                     "operationId": "openapi",

@@ -1,0 +1,1 @@
+"""InsightShop's tool catalog, its guard, and the MCP server. (Named insightshop.mcp so `import mcp` stays the SDK.)"""

@@ -1,0 +1,1 @@
+"""Only the agent executor lives here (the seed's utils/agent_executor.py)."""

@@ -1,0 +1,382 @@
+"""One guarded path for every tool call — chat, JSON API, offline agent and MCP clients alike.
+
+run_tool(name, arguments, actor): tool exists → arguments match its schema → caller may use it → the
+service runs → a clean result {ok, data | error{code, message}}; every call, allowed or refused, is audited.
+The seed's legacy agent API (parse_agent_response, can_execute_action, execute_action) maps onto it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from datetime import date
+
+from flask import current_app, has_request_context
+from sqlalchemy import select
+
+from ..extensions import db
+from ..mcp.tools_registry import check_tool_call, get_tool_definition
+from ..models.accounts import ApiToken
+from ..models.catalog import Product
+from ..services import (
+    accounts,
+    admin_orders,
+    admin_products,
+    admin_shop,
+    api_tokens,
+    audit,
+    cart,
+    catalog,
+    compare,
+    orders,
+    payments,
+    reviews,
+)  # fmt: skip
+from ..services.actors import Actor
+from ..services.errors import DomainError, ErrorCode, Invalid, NotFound
+from ..services.search_terms import SYNONYMS, singular
+from ..services.vocabulary import CLOTHING_TYPES, normalise_color, normalise_size
+
+log = logging.getLogger(__name__)
+
+LEGACY_ACTIONS = {"add_item": "cart_add_item", "remove_item": "cart_remove_item", "show_cart": "cart_show", "clear_cart": "cart_clear"}
+LEGACY_PARAMS = {"color": "selected_color", "size": "selected_size"}
+
+
+def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None = None) -> dict:
+    """Validate, authorise and execute one tool call as the actor; never raises."""
+    started = time.perf_counter()
+    refusal = check_tool_call(name, arguments, actor.is_admin)
+    definition = get_tool_definition(name) if refusal is None else None
+    if refusal is None and not definition["public"] and not actor.has_owner:
+        refusal = ("unauthorized", f"{name} needs a logged-in user or a guest session")
+    if refusal is not None:
+        result = {"ok": False, "error": {"code": refusal[0], "message": refusal[1]}}
+    else:
+        result = _execute(name, arguments, actor, api_token)
+    _audit(actor, name, arguments, result, started)
+    return result
+
+
+def _execute(name: str, arguments: dict, actor: Actor, api_token: ApiToken | None) -> dict:
+    if not has_request_context():  # MCP over stdio, the CLI: results still carry the shop's relative URLs
+        with current_app.test_request_context("/"):
+            return _execute(name, arguments, actor, api_token)
+    try:
+        data = HANDLERS[name](actor, dict(arguments), api_token)
+    except DomainError as error:
+        db.session.rollback()
+        return {"ok": False, "error": {"code": error.code, "message": error.message, "details": error.details}}
+    except Exception:  # a bug must not reach the model or the client as a stack trace
+        db.session.rollback()
+        log.exception("Tool %s failed", name)
+        return {"ok": False, "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"}}
+    return {"ok": True, "data": data}
+
+
+def _audit(actor: Actor, name: str, arguments, result: dict, started: float) -> None:
+    try:
+        audit.record(actor, f"tool.{name}"[:64], "tool", name[:64] if isinstance(name, str) else None,
+                     after={"arguments": arguments if isinstance(arguments, dict) else {"value": str(arguments)[:200]},
+                            "error": result.get("error", {}).get("code")},
+                     outcome="ok" if result["ok"] else "refused" if result["error"]["code"] in REFUSALS else "error",
+                     duration_ms=int((time.perf_counter() - started) * 1000))  # fmt: skip
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        log.exception("Could not audit tool call %s", name)
+
+
+REFUSALS = {"unknown_tool", "invalid_arguments", "forbidden", "unauthorized"}
+
+
+# Product resolution ------------------------------------------------------------------------------
+
+
+def canonical_clothing_type(word: str | None) -> str | None:
+    """"shirts", "tees", "trousers", "T-Shirt" → the shop's clothing type (or None)."""
+    if not word:
+        return None
+    text = word.strip().lower().replace("_", " ")
+    if text.replace(" ", "-") in CLOTHING_TYPES:
+        return text.replace(" ", "-")
+    for candidate in (text, singular(text), text.replace("-", "").replace(" ", "")):
+        if candidate in CLOTHING_TYPES:
+            return candidate
+        if candidate in ("tshirt", "tee", "tees", "tshirts"):
+            return "t-shirt"
+        group = SYNONYMS.get(candidate) or SYNONYMS.get(singular(candidate))
+        if group:
+            kind = "t-shirt" if group[0] == "tshirt" else group[0]
+            if kind in CLOTHING_TYPES:
+                return kind
+    return None
+
+
+def resolve_product(clothing_type: str | None, color: str | None = None, size: str | None = None,
+                    category: str | None = None, quantity: int = 1):  # fmt: skip
+    """The best active product of that type, colour and size with enough stock; when the best candidates
+    are equally good, the candidates are returned instead of a guess."""
+    kind = canonical_clothing_type(clothing_type)
+    if kind is None:
+        raise Invalid(f"clothing_type: {clothing_type!r} is not something the shop sells", code=ErrorCode.VALIDATION_ERROR,
+                      details=[{"field": "clothing_type", "message": f"one of {', '.join(CLOTHING_TYPES)}"}])  # fmt: skip
+    wanted_color = normalise_color(color) if color else None
+    wanted_size = normalise_size(size) if size else None
+    if color and wanted_color is None:
+        raise Invalid(f"selected_color: {color!r} is not a shop colour", details=[{"field": "selected_color", "message": "unknown"}])
+    if size and wanted_size is None:
+        raise Invalid(f"selected_size: {size!r} is not a shop size", details=[{"field": "selected_size", "message": "unknown"}])
+    statement = select(Product).where(Product.is_active, Product.clothing_type == kind)
+    if category:
+        statement = statement.where(Product.category == category)
+    scored = []
+    for product in db.session.scalars(statement):
+        fits = [v for v in product.variants if (wanted_color is None or v.color == wanted_color)
+                and (wanted_size is None or v.size == wanted_size) and v.stock >= quantity]  # fmt: skip
+        if fits:
+            score = (int(wanted_color is None or product.color == wanted_color), product.rating, product.rating_count)
+            scored.append((score, product))
+    if not scored:
+        what = " ".join(filter(None, [wanted_size and f"size {wanted_size}", wanted_color, category, kind]))
+        raise NotFound(f"No {what} in stock for {quantity}", code=ErrorCode.OUT_OF_STOCK)
+    scored.sort(key=lambda pair: (pair[0], -pair[1].id), reverse=True)
+    best_score, best = scored[0]
+    ties = [p for s, p in scored if s == best_score]
+    if len(ties) > 1:
+        raise Invalid("Several products match equally well; choose one by product_id", code="ambiguous",
+                      details=[{"product_id": p.id, "name": p.name, "category": p.category, "color": p.color} for p in ties[:8]])  # fmt: skip
+    return best, [p for _, p in scored[1:6]]
+
+
+# Tool handlers: each one calls one service -------------------------------------------------------
+
+
+def _auth_login(actor, args, _token):
+    user = accounts.authenticate(args["email"], args["password"])
+    if actor.guest_id:
+        cart.merge_guest_cart(actor.guest_id, user.id)
+    token, record = api_tokens.issue_token(user)
+    from ..schemas.shop import user_to_dict
+
+    return {"token": token, "expires_at": record.expires_at.isoformat(), "user": user_to_dict(user)}
+
+
+def _auth_logout(actor, _args, token):
+    if token is not None:
+        api_tokens.revoke_token(token)
+    return {"logged_out": actor.is_authenticated or token is not None, "message": "Discard the token; it no longer works."}
+
+
+def _search_products(_actor, args, _token):
+    from ..schemas.catalog import search_body
+    from ..schemas.products import page_to_dict
+
+    query = search_body({**args, "per_page": 10})
+    return page_to_dict(catalog.search_catalog(query))
+
+
+def _cart_add_item(actor, args, _token):
+    from ..schemas.shop import cart_line_to_dict, cart_to_dict
+
+    quantity = args.get("quantity", 1)
+    if "product_id" in args:
+        product_id, alternatives = args["product_id"], []
+    elif args.get("clothing_type"):
+        product, alternatives = resolve_product(args["clothing_type"], args.get("selected_color"), args.get("selected_size"),
+                                                args.get("category"), quantity)  # fmt: skip
+        product_id = product.id
+    else:
+        raise Invalid("Say which product: product_id, or clothing_type with colour and size",
+                      details=[{"field": "product_id", "message": "product_id or clothing_type is required"}])  # fmt: skip
+    line = cart.add_item(actor, product_id, quantity, args.get("selected_color"), args.get("selected_size"))
+    added = {**cart_line_to_dict(line), "quantity_added": quantity}
+    return {"message": f"Added {quantity} item(s) to your cart.", "added": [added],
+            "alternatives": [{"product_id": p.id, "name": p.name} for p in alternatives],
+            "cart": cart_to_dict(cart.get_cart(actor))}  # fmt: skip
+
+
+def _cart_remove_item(actor, args, _token):
+    from ..schemas.shop import cart_to_dict
+
+    current = cart.get_cart(actor)
+    kind = canonical_clothing_type(args.get("clothing_type")) if args.get("clothing_type") else None
+    color = normalise_color(args["selected_color"]) if args.get("selected_color") else None
+    size = normalise_size(args["selected_size"]) if args.get("selected_size") else None
+    lines = [
+        line for line in current.lines
+        if ("product_id" not in args or line.product.id == args["product_id"]) and (kind is None or line.product.clothing_type == kind)
+        and (color is None or line.variant.color == color) and (size is None or line.variant.size == size)
+    ]  # fmt: skip
+    if not lines:
+        raise NotFound("Nothing in your cart matches that")
+    if len(lines) > 1:
+        raise Invalid("Several cart lines match; say which", code="ambiguous",
+                      details=[{"product_id": ln.product.id, "name": ln.product.name, "color": ln.variant.color,
+                                "size": ln.variant.size} for ln in lines])  # fmt: skip
+    line = lines[0]
+    had, product_id, name = line.item.quantity, line.product.id, line.product.name
+    left = cart.remove_item(actor, line.item.id, args.get("quantity"))
+    removed = {"product_id": product_id, "name": name, "quantity": had - left}
+    return {"message": f"Removed {removed['quantity']} item(s).", "removed": removed, "cart": cart_to_dict(cart.get_cart(actor))}
+
+
+def _cart_show(actor, _args, _token):
+    from ..schemas.shop import cart_to_dict
+
+    return {"cart": cart_to_dict(cart.get_cart(actor))}
+
+
+def _cart_clear(actor, _args, _token):
+    from ..schemas.shop import cart_to_dict
+
+    removed = cart.clear_cart(actor)
+    return {"removed_lines": removed, "cart": cart_to_dict(cart.get_cart(actor))}
+
+
+def _compare_products(_actor, args, _token):
+    from ..schemas.products import product_to_dict
+
+    return {"products": [product_to_dict(p) for p in compare.compare_products(args["product_ids"])]}
+
+
+def _review_create(actor, args, _token):
+    from ..schemas.shop import review_to_dict
+
+    review, created = reviews.save_review(actor, args["product_id"], args["rating"], args.get("comment", ""), args.get("user_name"))
+    return {"review": review_to_dict(review), "created": created}
+
+
+def _checkout_proceed(actor, args, _token):
+    from ..schemas.orders import order_to_dict
+
+    order = orders.place_order(actor, orders.ShippingDetails(**args))
+    intent = payments.create_intent(order)
+    return {"order": order_to_dict(order), "order_token": order.guest_token,
+            "payment": {"provider": intent.provider, "payment_intent_id": intent.payment_intent_id,
+                        "client_secret": intent.client_secret, "amount": f"{intent.amount:.2f}",
+                        "pay_url": f"/orders/{order.id}/pay"}}  # fmt: skip
+
+
+def _order_status(_actor, args, _token):
+    from ..schemas.orders import order_to_dict
+
+    return {"order": order_to_dict(orders.order_status(args["order_id"], args["email"]), full=False)}
+
+
+def _order_track(_actor, args, _token):
+    from ..schemas.orders import tracking_to_dict
+
+    return {"shipment": tracking_to_dict(orders.track_order(args["tracking_number"]))}
+
+
+def _admin_product_create(actor, args, _token):
+    from ..schemas.products import product_to_dict
+
+    return {"product": product_to_dict(admin_products.create_product(actor, args))}
+
+
+def _admin_product_update(actor, args, _token):
+    from ..schemas.products import product_to_dict
+
+    product_id = args.pop("product_id")
+    return {"product": product_to_dict(admin_products.update_product(actor, product_id, args))}
+
+
+def _admin_product_delete(actor, args, _token):
+    from ..schemas.products import product_to_dict
+
+    return {"product": product_to_dict(admin_products.set_active(actor, args["product_id"], False))}
+
+
+def _admin_orders_list(_actor, args, _token):
+    from ..schemas.orders import order_to_dict
+
+    page = admin_orders.list_orders(page=args.get("page", 1), per_page=args.get("per_page", 20), status=args.get("status"),
+                                    user_id=args.get("user_id"), search=args.get("search"))  # fmt: skip
+    return {"orders": [order_to_dict(o, full=False) for o in page.orders],
+            "pagination": {"page": page.page, "per_page": page.per_page, "total": page.total, "pages": page.pages}}  # fmt: skip
+
+
+def _admin_order_update_status(actor, args, _token):
+    from ..schemas.orders import order_to_dict
+
+    return {"order": order_to_dict(admin_orders.change_status(actor, args["order_id"], args["status"]))}
+
+
+def _admin_sale_create(actor, args, _token):
+    from ..schemas.admin import sale_to_dict
+
+    for field in ("start_date", "end_date"):
+        args[field] = date.fromisoformat(args[field])
+    return {"sale": sale_to_dict(admin_shop.create_sale(actor, args))}
+
+
+def _admin_sale_run_automation(actor, _args, _token):
+    report = admin_shop.run_automation(actor)
+    return {"created": report.created, "activated": report.activated, "deactivated": report.deactivated}
+
+
+def _admin_cart_clear_user(actor, args, _token):
+    return {"removed": admin_shop.clear_user_cart(actor, args["user_id"])}
+
+
+def _admin_review_delete(actor, args, _token):
+    admin_shop.delete_review(actor, args["review_id"])
+    return {"deleted": True}
+
+
+HANDLERS = {
+    "auth_login": _auth_login, "auth_logout": _auth_logout, "search_products": _search_products,
+    "cart_add_item": _cart_add_item, "cart_remove_item": _cart_remove_item, "cart_show": _cart_show,
+    "cart_clear": _cart_clear, "compare_products": _compare_products, "review_create": _review_create,
+    "checkout_proceed": _checkout_proceed, "order_status": _order_status, "order_track": _order_track,
+    "admin_product_create": _admin_product_create, "admin_product_update": _admin_product_update,
+    "admin_product_delete": _admin_product_delete, "admin_orders_list": _admin_orders_list,
+    "admin_order_update_status": _admin_order_update_status, "admin_sale_create": _admin_sale_create,
+    "admin_sale_run_automation": _admin_sale_run_automation, "admin_cart_clear_user": _admin_cart_clear_user,
+    "admin_review_delete": _admin_review_delete,
+}  # fmt: skip
+
+
+# The seed's legacy agent API ---------------------------------------------------------------------
+
+_JSON_OBJECT = re.compile(r"\{.*\}", re.S)
+
+
+def parse_agent_response(text: str) -> dict:
+    """An LLM reply as {"type": "message", "content"} or {"type": "action", "action", "params"} (JSON found in it)."""
+    match = _JSON_OBJECT.search(text or "")
+    if match:
+        try:
+            data = json.loads(match.group(0))
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("action"), str):
+            params = data.get("params") or data.get("parameters") or {}
+            return {"type": "action", "action": data["action"], "params": params if isinstance(params, dict) else {}}
+    return {"type": "message", "content": (text or "").strip()}
+
+
+def can_execute_action(action: str, actor: Actor, params: dict | None = None) -> bool:
+    """Whether the legacy action maps to a tool this actor may run with these parameters."""
+    if action == "none":
+        return True
+    name = LEGACY_ACTIONS.get(action)
+    return name is not None and check_tool_call(name, _legacy_params(params or {}), actor.is_admin) is None
+
+
+def execute_action(action: str, params: dict, actor: Actor) -> dict:
+    """Run a legacy action through run_tool (add_item → cart_add_item, color → selected_color …)."""
+    if action == "none":
+        return {"ok": True, "data": None}
+    name = LEGACY_ACTIONS.get(action)
+    if name is None:
+        return {"ok": False, "error": {"code": "unknown_tool", "message": f"Unknown action: {str(action)[:50]}"}}
+    return run_tool(name, _legacy_params(params), actor)
+
+
+def _legacy_params(params: dict) -> dict:
+    return {LEGACY_PARAMS.get(key, key): value for key, value in params.items()}
