@@ -86,6 +86,33 @@ def run_automation() -> None:
         click.echo("Nothing to change.")
 
 
+mcp_commands = AppGroup("mcp", help="The MCP server for external agents.")
+
+
+@mcp_commands.command("stdio")
+@click.option("--token", default="", envvar="INSIGHTSHOP_MCP_TOKEN", help="Bearer token (from /api/auth/login); none: public tools only.")
+def mcp_stdio(token: str) -> None:
+    """Serve the tools over stdio for desktop MCP clients (logs go to standard error)."""
+    from flask import current_app
+
+    from .mcp.server import run_stdio
+
+    run_stdio(current_app._get_current_object(), token or None)
+
+
+@mcp_commands.command("serve")
+@click.option("--host", default="127.0.0.1")
+@click.option("--port", default=5000, type=int, envvar="PORT")
+def mcp_serve(host: str, port: int) -> None:
+    """Serve the shop and MCP Streamable HTTP at /mcp under one ASGI server (uvicorn)."""
+    import uvicorn
+    from flask import current_app
+
+    from .mcp.server import asgi_app
+
+    uvicorn.run(asgi_app(current_app._get_current_object(), allowed_hosts=[f"{host}:*", "localhost:*"]), host=host, port=port)
+
+
 def register_cli(app: Flask) -> None:
-    for command in (seed_demo, catalog_empty, create_user, search, sales):
+    for command in (seed_demo, catalog_empty, create_user, search, sales, mcp_commands):
         app.cli.add_command(command)

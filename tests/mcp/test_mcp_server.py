@@ -1,0 +1,137 @@
+"""The MCP server driven by the SDK's own ClientSession, over stdio and over Streamable HTTP."""
+
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+import uvicorn
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from insightshop.extensions import db
+from insightshop.mcp.server import asgi_app
+from insightshop.models.cart import CartItem
+from insightshop.services import api_tokens
+from tests.conftest import TEST_SECRET
+from tests.factories import make_user
+from tests.mcp.tool_cases import shop
+
+FLASK = str(Path(sys.executable).with_name("flask"))
+
+
+@pytest.fixture
+def shopper_token(app):
+    shop()
+    user = make_user("shopper@example.com")
+    token, _ = api_tokens.issue_token(user)
+    return token, user
+
+
+async def exercise(session: ClientSession) -> dict:
+    await session.initialize()
+    listed = await session.list_tools()
+    names = {tool.name for tool in listed.tools}
+    add = next(t for t in listed.tools if t.name == "cart_add_item")
+    added = await session.call_tool("cart_add_item", {"clothing_type": "shirt", "selected_color": "white",
+                                                      "selected_size": "L", "quantity": 2})  # fmt: skip
+    admin = await session.call_tool("admin_product_delete", {"product_id": 1})
+    bad = await session.call_tool("cart_add_item", {"product_id": 1, "quantity": 11})
+    return {"names": names, "add_tool": add, "added": added, "admin": admin, "bad": bad}
+
+
+def check(result: dict) -> None:
+    assert "cart_add_item" in result["names"] and not any(n.startswith("admin_") for n in result["names"])
+    assert result["add_tool"].input_schema["properties"]["quantity"]["maximum"] == 10
+    assert result["add_tool"].annotations.read_only_hint is False
+    assert not result["added"].is_error
+    assert result["added"].structured_content["cart"]["item_count"] == 2
+    assert result["admin"].is_error and "admins only" in result["admin"].content[0].text
+    assert result["bad"].is_error and "quantity: 11 is greater than the maximum of 10" in result["bad"].content[0].text
+
+
+def test_stdio_client_lists_user_tools_adds_to_the_users_cart_and_cannot_use_admin_tools(app, database_url, shopper_token):
+    token, user = shopper_token
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": TEST_SECRET, "APP_ENV": "testing"}
+    params = StdioServerParameters(command=FLASK, args=["--app", "insightshop", "mcp", "stdio", "--token", token], env=env)
+
+    async def main():
+        with anyio.fail_after(30):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                return await exercise(session)
+
+    result = anyio.run(main)
+
+    check(result)
+    db.session.expire_all()
+    assert db.session.query(CartItem).filter_by(user_id=user.id).one().quantity == 2
+
+
+def test_stdio_without_a_token_offers_only_public_tools(app, database_url, shopper_token):
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": TEST_SECRET, "APP_ENV": "testing"}
+    params = StdioServerParameters(command=FLASK, args=["--app", "insightshop", "mcp", "stdio"], env=env)
+
+    async def main():
+        with anyio.fail_after(30):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                names = {t.name for t in (await session.list_tools()).tools}
+                refused = await session.call_tool("cart_show", {})
+                return names, refused
+
+    names, refused = anyio.run(main)
+
+    assert names == {"auth_login", "auth_logout", "search_products", "compare_products", "order_status", "order_track"}
+    assert refused.is_error and "unauthorized" in refused.content[0].text
+
+
+class LiveASGI:
+    def __init__(self, application):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "uvicorn did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+        if self.thread.is_alive():
+            self.server.force_exit = True
+            self.thread.join(timeout=3)
+
+
+def test_streamable_http_at_mcp_next_to_the_shop(app, shopper_token):
+    token, user = shopper_token
+
+    with LiveASGI(asgi_app(app)) as live:
+        base = f"http://127.0.0.1:{live.port}"
+
+        async def main():
+            async with httpx2.AsyncClient() as http:
+                page = await http.get(base + "/catalog?q=shirt")
+            with anyio.fail_after(30):
+                async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(20.0)) as http, \
+                        streamable_http_client(base + "/mcp", http_client=http) as (read, write), \
+                        ClientSession(read, write) as session:  # fmt: skip
+                    return page, await exercise(session)
+
+        page, result = anyio.run(main)
+
+    assert page.status_code == 200 and "Oxford Shirt" in page.text
+    check(result)
+    db.session.expire_all()
+    assert db.session.query(CartItem).filter_by(user_id=user.id).one().quantity == 2
