@@ -90,7 +90,12 @@ mcp_commands = AppGroup("mcp", help="The MCP server for external agents.")
 
 
 @mcp_commands.command("stdio")
-@click.option("--token", default="", envvar="INSIGHTSHOP_MCP_TOKEN", help="Bearer token (from /api/auth/login); none: public tools only.")
+@click.option(
+    "--token",
+    default="",
+    envvar="INSIGHTSHOP_MCP_TOKEN",
+    help="Bearer token (from /api/auth/login); none: public tools only.",
+)
 def mcp_stdio(token: str) -> None:
     """Serve the tools over stdio for desktop MCP clients (logs go to standard error)."""
     from flask import current_app
@@ -110,7 +115,9 @@ def mcp_serve(host: str, port: int) -> None:
 
     from .mcp.server import asgi_app
 
-    uvicorn.run(asgi_app(current_app._get_current_object(), allowed_hosts=[f"{host}:*", "localhost:*"]), host=host, port=port)
+    uvicorn.run(
+        asgi_app(current_app._get_current_object(), allowed_hosts=[f"{host}:*", "localhost:*"]), host=host, port=port
+    )
 
 
 def register_cli(app: Flask) -> None:

@@ -50,7 +50,9 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
     def role_of(actor: Actor) -> str:
         return "admin" if actor.is_admin else "user" if actor.has_owner else "anonymous"
 
-    async def list_tools(ctx: ServerRequestContext, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def list_tools(
+        ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         with app.app_context():
             actor, _ = principal()
             tools = [_tool(tool["name"]) for tool in tools_registry.get_tools_for_llm(role_of(actor))]
@@ -63,14 +65,20 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
         with app.app_context():
             try:
                 actor, token_record = principal()
-                result = run_tool(params.name, params.arguments if params.arguments is not None else {}, actor, api_token=token_record)
+                result = run_tool(
+                    params.name, params.arguments if params.arguments is not None else {}, actor, api_token=token_record
+                )
             finally:
                 db.session.remove()
         if result["ok"]:
             data = result["data"]
-            return types.CallToolResult(content=[types.TextContent(text=json.dumps(data, default=str))], structured_content=data)
+            return types.CallToolResult(
+                content=[types.TextContent(text=json.dumps(data, default=str))], structured_content=data
+            )
         error = result["error"]
-        return types.CallToolResult(content=[types.TextContent(text=f"{error['code']}: {error['message']}")], is_error=True)
+        return types.CallToolResult(
+            content=[types.TextContent(text=f"{error['code']}: {error['message']}")], is_error=True
+        )
 
     return Server(
         "insightshop",
@@ -160,7 +168,9 @@ def asgi_app(app: Flask, *, allowed_hosts: list[str] | None = None):
 
     # Route, not Mount: /mcp itself is served (a Mount would redirect it to /mcp/).
     return Starlette(
-        routes=[Route("/mcp", endpoint=_BearerToContext(handle_mcp), methods=["GET", "POST", "DELETE"]),
-                Mount("/", app=WSGIMiddleware(app))],  # fmt: skip
+        routes=[
+            Route("/mcp", endpoint=_BearerToContext(handle_mcp), methods=["GET", "POST", "DELETE"]),
+            Mount("/", app=WSGIMiddleware(app)),
+        ],  # fmt: skip
         lifespan=lifespan,
     )

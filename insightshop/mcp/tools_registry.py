@@ -22,7 +22,16 @@ ROLES = ("anonymous", "user", "admin")
 
 DEFINITION_SCHEMA = {
     "type": "object",
-    "required": ["name", "description", "permission", "public", "confirm", "annotations", "input_schema", "output_schema"],
+    "required": [
+        "name",
+        "description",
+        "permission",
+        "public",
+        "confirm",
+        "annotations",
+        "input_schema",
+        "output_schema",
+    ],
     "additionalProperties": False,
     "properties": {
         "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]{1,63}$"},
@@ -33,16 +42,25 @@ DEFINITION_SCHEMA = {
         "annotations": {
             "type": "object",
             "required": ["readOnlyHint", "destructiveHint", "idempotentHint"],
-            "properties": {k: {"type": "boolean"} for k in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")}
+            "properties": {
+                k: {"type": "boolean"} for k in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+            }
             | {"title": {"type": "string"}},
             "additionalProperties": False,
         },
-        "input_schema": {"type": "object", "required": ["type", "additionalProperties"], "properties": {"type": {"const": "object"},
-                         "additionalProperties": {"const": False}}},  # fmt: skip
+        "input_schema": {
+            "type": "object",
+            "required": ["type", "additionalProperties"],
+            "properties": {"type": {"const": "object"}, "additionalProperties": {"const": False}},
+        },  # fmt: skip
         "output_schema": {"type": "object", "required": ["type"]},
     },
 }
-FILE_SCHEMA = {"type": "object", "required": ["tools"], "properties": {"tools": {"type": "array", "items": DEFINITION_SCHEMA}}}
+FILE_SCHEMA = {
+    "type": "object",
+    "required": ["tools"],
+    "properties": {"tools": {"type": "array", "items": DEFINITION_SCHEMA}},
+}
 
 
 class ToolDefinitionError(RuntimeError):
@@ -60,13 +78,20 @@ class Registry:
                     raise ToolDefinitionError(f"{path}: tool {definition['name']} is defined twice")
                 self.definitions[definition["name"]] = definition
         self.validators = {
-            name: Draft202012Validator(d["input_schema"], format_checker=FormatChecker()) for name, d in self.definitions.items()
+            name: Draft202012Validator(d["input_schema"], format_checker=FormatChecker())
+            for name, d in self.definitions.items()
         }
-        self._llm_tools = {role: [self._llm_format(d) for d in self.definitions.values() if _visible(d, role)] for role in ROLES}
+        self._llm_tools = {
+            role: [self._llm_format(d) for d in self.definitions.values() if _visible(d, role)] for role in ROLES
+        }
 
     @staticmethod
     def _llm_format(definition: dict) -> dict:
-        return {"name": definition["name"], "description": definition["description"], "input_schema": definition["input_schema"]}
+        return {
+            "name": definition["name"],
+            "description": definition["description"],
+            "input_schema": definition["input_schema"],
+        }
 
 
 def _load(path: Path) -> list[dict]:
@@ -79,7 +104,9 @@ def _load(path: Path) -> list[dict]:
     except (OSError, ValueError, SchemaError) as error:
         raise ToolDefinitionError(f"{path.name} is not a valid tool file: {error}") from error
     except Exception as error:  # jsonschema.ValidationError from the file schema
-        raise ToolDefinitionError(f"{path.name} is not a valid tool file: {getattr(error, 'message', error)}") from error
+        raise ToolDefinitionError(
+            f"{path.name} is not a valid tool file: {getattr(error, 'message', error)}"
+        ) from error
     return document["tools"]
 
 

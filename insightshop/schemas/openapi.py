@@ -331,10 +331,16 @@ def _admin(op_id: str, summary: str, **kwargs) -> dict:
 
 
 TOOL_PATHS = {
-    "/api/tools": {"get": _op("listTools", "The tools the caller may use (anonymous: public tools; users; admins: all)", errors=())},
+    "/api/tools": {
+        "get": _op("listTools", "The tools the caller may use (anonymous: public tools; users; admins: all)", errors=())
+    },
     "/api/tools/{name}": {
         "post": {
-            **_op("callTool", "Run one tool as the caller: exists → schema → permission → service", errors=(400, 401, 403, 404, 409, 415)),
+            **_op(
+                "callTool",
+                "Run one tool as the caller: exists → schema → permission → service",
+                errors=(400, 401, 403, 404, 409, 415),
+            ),
             "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
             "requestBody": {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}},
         }

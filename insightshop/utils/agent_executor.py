@@ -41,7 +41,12 @@ from ..services.vocabulary import CLOTHING_TYPES, normalise_color, normalise_siz
 
 log = logging.getLogger(__name__)
 
-LEGACY_ACTIONS = {"add_item": "cart_add_item", "remove_item": "cart_remove_item", "show_cart": "cart_show", "clear_cart": "cart_clear"}
+LEGACY_ACTIONS = {
+    "add_item": "cart_add_item",
+    "remove_item": "cart_remove_item",
+    "show_cart": "cart_show",
+    "clear_cart": "cart_clear",
+}
 LEGACY_PARAMS = {"color": "selected_color", "size": "selected_size"}
 
 
@@ -72,7 +77,10 @@ def _execute(name: str, arguments: dict, actor: Actor, api_token: ApiToken | Non
     except Exception:  # a bug must not reach the model or the client as a stack trace
         db.session.rollback()
         log.exception("Tool %s failed", name)
-        return {"ok": False, "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"}}
+        return {
+            "ok": False,
+            "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"},
+        }
     return {"ok": True, "data": data}
 
 
@@ -96,7 +104,7 @@ REFUSALS = {"unknown_tool", "invalid_arguments", "forbidden", "unauthorized"}
 
 
 def canonical_clothing_type(word: str | None) -> str | None:
-    """"shirts", "tees", "trousers", "T-Shirt" → the shop's clothing type (or None)."""
+    """ "shirts", "tees", "trousers", "T-Shirt" → the shop's clothing type (or None)."""
     if not word:
         return None
     text = word.strip().lower().replace("_", " ")
@@ -126,9 +134,14 @@ def resolve_product(clothing_type: str | None, color: str | None = None, size: s
     wanted_color = normalise_color(color) if color else None
     wanted_size = normalise_size(size) if size else None
     if color and wanted_color is None:
-        raise Invalid(f"selected_color: {color!r} is not a shop colour", details=[{"field": "selected_color", "message": "unknown"}])
+        raise Invalid(
+            f"selected_color: {color!r} is not a shop colour",
+            details=[{"field": "selected_color", "message": "unknown"}],
+        )
     if size and wanted_size is None:
-        raise Invalid(f"selected_size: {size!r} is not a shop size", details=[{"field": "selected_size", "message": "unknown"}])
+        raise Invalid(
+            f"selected_size: {size!r} is not a shop size", details=[{"field": "selected_size", "message": "unknown"}]
+        )
     statement = select(Product).where(Product.is_active, Product.clothing_type == kind)
     if category:
         statement = statement.where(Product.category == category)
@@ -167,7 +180,10 @@ def _auth_login(actor, args, _token):
 def _auth_logout(actor, _args, token):
     if token is not None:
         api_tokens.revoke_token(token)
-    return {"logged_out": actor.is_authenticated or token is not None, "message": "Discard the token; it no longer works."}
+    return {
+        "logged_out": actor.is_authenticated or token is not None,
+        "message": "Discard the token; it no longer works.",
+    }
 
 
 def _search_products(_actor, args, _token):
@@ -220,7 +236,11 @@ def _cart_remove_item(actor, args, _token):
     had, product_id, name = line.item.quantity, line.product.id, line.product.name
     left = cart.remove_item(actor, line.item.id, args.get("quantity"))
     removed = {"product_id": product_id, "name": name, "quantity": had - left}
-    return {"message": f"Removed {removed['quantity']} item(s).", "removed": removed, "cart": cart_to_dict(cart.get_cart(actor))}
+    return {
+        "message": f"Removed {removed['quantity']} item(s).",
+        "removed": removed,
+        "cart": cart_to_dict(cart.get_cart(actor)),
+    }
 
 
 def _cart_show(actor, _args, _token):
@@ -245,7 +265,9 @@ def _compare_products(_actor, args, _token):
 def _review_create(actor, args, _token):
     from ..schemas.shop import review_to_dict
 
-    review, created = reviews.save_review(actor, args["product_id"], args["rating"], args.get("comment", ""), args.get("user_name"))
+    review, created = reviews.save_review(
+        actor, args["product_id"], args["rating"], args.get("comment", ""), args.get("user_name")
+    )
     return {"review": review_to_dict(review), "created": created}
 
 

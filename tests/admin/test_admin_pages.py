@@ -172,7 +172,9 @@ def test_payments_and_returns_pages(admin_client):
         if status == "shipped":
             order.carrier, order.tracking_number = "UPS", "T1"
         orders.set_status(order, status, actor_label="test")
-    request = returns.request_return(shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 1, "reason": "Too small"}])
+    request = returns.request_return(
+        shopper, order.id, [{"order_item_id": order.items[0].id, "quantity": 1, "reason": "Too small"}]
+    )
     token = csrf_token(admin_client, "/admin/returns")
 
     payments = admin_client.get("/admin/payments?provider=offline&status=succeeded").get_data(as_text=True)

@@ -55,10 +55,14 @@ def check(result: dict) -> None:
     assert result["bad"].is_error and "quantity: 11 is greater than the maximum of 10" in result["bad"].content[0].text
 
 
-def test_stdio_client_lists_user_tools_adds_to_the_users_cart_and_cannot_use_admin_tools(app, database_url, shopper_token):
+def test_stdio_client_lists_user_tools_adds_to_the_users_cart_and_cannot_use_admin_tools(
+    app, database_url, shopper_token
+):
     token, user = shopper_token
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": TEST_SECRET, "APP_ENV": "testing"}
-    params = StdioServerParameters(command=FLASK, args=["--app", "insightshop", "mcp", "stdio", "--token", token], env=env)
+    params = StdioServerParameters(
+        command=FLASK, args=["--app", "insightshop", "mcp", "stdio", "--token", token], env=env
+    )
 
     async def main():
         with anyio.fail_after(30):
@@ -95,7 +99,9 @@ class LiveASGI:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(application, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self):

@@ -11,7 +11,7 @@ from insightshop.mcp.tools_registry import (
     tool_names,
     validate_tool_call,
 )  # fmt: skip
-from tests.mcp.tool_cases import CASES
+from tests.mcp.tool_cases import CASES, STATIC_VALID
 
 SEED_TOOLS = [
     "auth_login", "auth_logout", "search_products", "cart_add_item", "cart_remove_item", "cart_show", "cart_clear",
@@ -29,7 +29,9 @@ def test_all_21_seed_tools_are_defined_with_annotations_and_output_schemas():
         assert set(definition["annotations"]) >= {"readOnlyHint", "destructiveHint", "idempotentHint"}
         assert definition["output_schema"]["type"] == "object"
     assert get_tool_definition("checkout_proceed")["confirm"] and get_tool_definition("cart_clear")["confirm"]
-    assert all(get_tool_definition(n)["confirm"] for n in SEED_TOOLS if n.startswith("admin_") and n != "admin_orders_list")
+    assert all(
+        get_tool_definition(n)["confirm"] for n in SEED_TOOLS if n.startswith("admin_") and n != "admin_orders_list"
+    )
 
 
 def test_input_schemas_are_the_seeds_verbatim():
@@ -44,7 +46,14 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
 
     assert len(admin) == 21 and {t["name"] for t in admin} >= {"admin_review_delete"}
     assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 12
-    assert {t["name"] for t in anonymous} == {"auth_login", "auth_logout", "search_products", "compare_products", "order_status", "order_track"}
+    assert {t["name"] for t in anonymous} == {
+        "auth_login",
+        "auth_logout",
+        "search_products",
+        "compare_products",
+        "order_status",
+        "order_track",
+    }
     assert set(user[0]) == {"name", "description", "input_schema"}  # Anthropic's tool format
 
 
@@ -62,9 +71,7 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
 @pytest.mark.parametrize("name", SEED_TOOLS)
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]
-    arguments = {} if not get_tool_definition(name)["input_schema"].get("required") else None
-    if arguments is None:
-        pytest.skip("covered with real arguments through run_tool")
+    arguments = STATIC_VALID.get(name, {})
     assert validate_tool_call(name, arguments, is_admin=True) == (True, None)
     allowed, error = validate_tool_call(name, arguments, is_admin=False)
     assert allowed == (permission != "admin")
@@ -75,7 +82,10 @@ def test_error_messages_name_the_field_and_the_rule():
     assert validate_tool_call("cart_add_item", {"product_id": 1, "quantity": 11}, False) == (
         False, "Invalid input: quantity: 11 is greater than the maximum of 10")  # fmt: skip
     assert validate_tool_call("no_such_tool", {}, True) == (False, "Unknown tool: no_such_tool")
-    assert validate_tool_call("cart_show", ["not", "an", "object"], False)[1] == "Invalid input: the arguments must be a JSON object"
+    assert (
+        validate_tool_call("cart_show", ["not", "an", "object"], False)[1]
+        == "Invalid input: the arguments must be a JSON object"
+    )
     assert validate_tool_call("admin_review_delete", {"review_id": 1}, False) == (
         False, "Tool not allowed: admin_review_delete is for admins only")  # fmt: skip
 

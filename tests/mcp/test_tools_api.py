@@ -36,7 +36,13 @@ def test_each_tool_valid_invalid_unknown_property_and_permissions(client, caller
     permission, build, bad = CASES[name]
     caller = "admin" if permission == "admin" else "user"
     if name in ("cart_remove_item", "checkout_proceed", "cart_clear"):
-        put_in_cart(Actor(user=db.session.query(__import__("insightshop.models.accounts", fromlist=["User"]).User).filter_by(email="shopper@example.com").one()))
+        put_in_cart(
+            Actor(
+                user=db.session.query(__import__("insightshop.models.accounts", fromlist=["User"]).User)
+                .filter_by(email="shopper@example.com")
+                .one()
+            )
+        )
     arguments = build()
 
     invalid = client.post(f"/api/tools/{name}", headers=callers[caller], json=bad)
@@ -58,16 +64,23 @@ def test_the_seed_example_adds_two_large_white_shirts(client, callers):
                            json={"clothing_type": "shirts", "selected_color": "white", "selected_size": "large", "quantity": 2})  # fmt: skip
 
     data = response.get_json()["data"]
-    assert data["added"][0]["name"] == "Oxford Shirt" and (data["added"][0]["color"], data["added"][0]["size"]) == ("white", "L")
+    assert data["added"][0]["name"] == "Oxford Shirt" and (data["added"][0]["color"], data["added"][0]["size"]) == (
+        "white",
+        "L",
+    )
     assert data["cart"]["item_count"] == 2
 
 
 def test_tool_list_follows_the_callers_role(client, callers):
-    names = {who: {t["name"] for t in client.get("/api/tools", headers=h).get_json()["tools"]} for who, h in callers.items()}
+    names = {
+        who: {t["name"] for t in client.get("/api/tools", headers=h).get_json()["tools"]} for who, h in callers.items()
+    }
 
     assert "admin_product_create" in names["admin"] and "admin_product_create" not in names["user"]
     assert "cart_add_item" in names["guest"] and "cart_add_item" not in names["anonymous"]
-    tool = next(t for t in client.get("/api/tools", headers=callers["admin"]).get_json()["tools"] if t["name"] == "cart_clear")
+    tool = next(
+        t for t in client.get("/api/tools", headers=callers["admin"]).get_json()["tools"] if t["name"] == "cart_clear"
+    )
     assert tool["annotations"]["destructiveHint"] is True and tool["confirm"] is True
 
 
@@ -78,7 +91,11 @@ def test_unknown_tools_are_404(client, callers):
 def test_a_malicious_llm_acting_for_a_user_changes_nothing(app, client, callers):
     from insightshop.utils.agent_executor import execute_action, parse_agent_response, run_tool
 
-    user = db.session.query(__import__("insightshop.models.accounts", fromlist=["User"]).User).filter_by(email="shopper@example.com").one()
+    user = (
+        db.session.query(__import__("insightshop.models.accounts", fromlist=["User"]).User)
+        .filter_by(email="shopper@example.com")
+        .one()
+    )
     actor = Actor(user=user)
     before = [(p.id, p.name, p.price, p.is_active) for p in db.session.query(Product).order_by(Product.id)]
     scripted = [
@@ -95,7 +112,9 @@ def test_a_malicious_llm_acting_for_a_user_changes_nothing(app, client, callers)
     assert all(not r["ok"] and r["error"]["code"] == "forbidden" for r in results)
     assert execute_action(legacy["action"], legacy["params"], actor)["ok"] is False
     assert [(p.id, p.name, p.price, p.is_active) for p in db.session.query(Product).order_by(Product.id)] == before
-    refused = db.session.query(AuditEntry).filter(AuditEntry.outcome == "refused", AuditEntry.actor_id == user.id).count()
+    refused = (
+        db.session.query(AuditEntry).filter(AuditEntry.outcome == "refused", AuditEntry.actor_id == user.id).count()
+    )
     assert refused == len(scripted), [(e.action, e.outcome) for e in db.session.query(AuditEntry)]
 
 
@@ -103,9 +122,15 @@ def test_legacy_actions_map_onto_the_tools(client, callers):
     from insightshop.utils.agent_executor import can_execute_action, execute_action, parse_agent_response
 
     actor = Actor(guest_id="legacy-guest")
-    parsed = parse_agent_response('I will add it. {"action": "add_item", "params": {"product_id": 1, "quantity": 2, "color": "white", "size": "L"}}')
+    parsed = parse_agent_response(
+        'I will add it. {"action": "add_item", "params": {"product_id": 1, "quantity": 2, "color": "white", "size": "L"}}'
+    )
 
-    assert parsed == {"type": "action", "action": "add_item", "params": {"product_id": 1, "quantity": 2, "color": "white", "size": "L"}}
+    assert parsed == {
+        "type": "action",
+        "action": "add_item",
+        "params": {"product_id": 1, "quantity": 2, "color": "white", "size": "L"},
+    }
     assert can_execute_action("add_item", actor, parsed["params"]) and not can_execute_action("drop", actor)
     added = execute_action("add_item", parsed["params"], actor)
     assert added["ok"], added

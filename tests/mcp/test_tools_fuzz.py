@@ -11,7 +11,11 @@ from tests.admin_helpers import make_admin
 from tests.mcp.tool_cases import shop
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=30),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
     max_leaves=12,
 )
