@@ -141,3 +141,63 @@ def test_streamable_http_at_mcp_next_to_the_shop(app, shopper_token):
     check(result)
     db.session.expire_all()
     assert db.session.query(CartItem).filter_by(user_id=user.id).one().quantity == 2
+
+
+def test_every_tool_over_mcp_valid_invalid_unknown_property_and_role_matrix(app):
+    from insightshop.mcp.tools_registry import tool_names
+    from insightshop.services.actors import Actor
+    from tests.admin_helpers import make_admin
+    from tests.mcp.tool_cases import CASES, put_in_cart
+
+    shop()
+    admin = make_admin()
+    admin_token, _ = api_tokens.issue_token(admin)
+    user_token, _ = api_tokens.issue_token(make_user("shopper@example.com"))
+    guest_token, _ = api_tokens.issue_token(None)
+    arguments = {name: CASES[name][1]() for name in tool_names()}
+
+    async def session_for(token, base, work):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(20.0)) as http,
+            streamable_http_client(base + "/mcp", http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return await work(session)
+
+    async def as_admin(session):
+        outcomes = {}
+        # auth_logout revokes the session's token, so it goes last.
+        for name in sorted(tool_names(), key=lambda n: n == "auth_logout"):
+            if name in ("cart_remove_item", "checkout_proceed", "cart_clear"):
+                put_in_cart(Actor(user=admin))
+            invalid = await session.call_tool(name, CASES[name][2])
+            unknown = await session.call_tool(name, {**arguments[name], "sneaky": 1})
+            valid = await session.call_tool(name, arguments[name])
+            outcomes[name] = (invalid, unknown, valid)
+        return outcomes
+
+    async def refusals(session):
+        names = {t.name for t in (await session.list_tools()).tools}
+        calls = {name: await session.call_tool(name, arguments[name]) for name in tool_names() if name not in names}
+        return names, calls
+
+    with LiveASGI(asgi_app(app)) as live:
+        base = f"http://127.0.0.1:{live.port}"
+
+        async def main():
+            with anyio.fail_after(90):
+                return (await session_for(admin_token, base, as_admin), await session_for(user_token, base, refusals),
+                        await session_for(guest_token, base, refusals), await session_for(None, base, refusals))  # fmt: skip
+
+        admin_outcomes, user_view, guest_view, anonymous_view = anyio.run(main)
+
+    for name, (invalid, unknown, valid) in admin_outcomes.items():
+        assert invalid.is_error and "Invalid input" in invalid.content[0].text, name
+        assert unknown.is_error and "sneaky" in unknown.content[0].text, name
+        assert not valid.is_error, (name, valid.content[0].text)
+    for (names, refused), expected in ((user_view, "user"), (guest_view, "user"), (anonymous_view, "public")):
+        allowed = {n for n in tool_names() if CASES[n][0] == "public" or (expected == "user" and CASES[n][0] == "user")}
+        assert names == allowed
+        assert all(result.is_error for result in refused.values()) and len(refused) == 21 - len(allowed)
