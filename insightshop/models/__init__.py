@@ -4,11 +4,12 @@ from .accounts import ApiToken, User
 from .audit import AuditEntry
 from .cart import CartItem, WishlistItem
 from .catalog import Product, ProductVariant
+from .conversations import ChatMessage, Conversation, PendingConfirmation
 from .orders import Order, OrderEvent, OrderItem, PaymentLog, ReturnItem, ReturnRequest
 from .reviews import Review
 from .sales import Sale
 
 __all__ = [
-    "ApiToken", "AuditEntry", "CartItem", "Order", "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant",
+    "ApiToken", "AuditEntry", "CartItem", "ChatMessage", "Conversation", "PendingConfirmation", "Order", "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant",
     "ReturnItem", "ReturnRequest", "Review", "Sale", "User", "WishlistItem",
 ]  # fmt: skip

@@ -7,6 +7,7 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     from .admin import admin
+    from .ai_agent import assistant
     from .api import api
     from .api.admin import admin_api
     from .auth import auth
@@ -25,6 +26,7 @@ def register_blueprints(app: Flask) -> None:
         compare_pages,
         review_pages,
         order_pages,
+        assistant,
         admin,
         api,
         admin_api,

@@ -347,6 +347,21 @@ TOOL_PATHS = {
     },
 }
 
+CHAT_PATHS = {
+    "/api/ai/chat": {"post": {**_op("chat", "One assistant turn: {message, conversation_id?} → {conversation_id, reply, tool_calls, cards}",
+                                    errors=(400, 401, 404, 415)),
+                              "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+                                  "required": ["message"], "properties": {"message": {"type": "string"}, "conversation_id": {"type": "string"}}}}}}}},
+    "/api/ai/chat/confirm": {"post": _op("chatConfirm", "Approve or decline a proposed consequential tool call", errors=(400, 404, 415))},
+    "/api/ai/conversations": {"get": _op("listConversations", "The caller's conversations", errors=())},
+    "/api/ai/conversations/{conversation_id}": {
+        "get": {**_op("getConversation", "One conversation's messages", errors=(404,)),
+                "parameters": [{"name": "conversation_id", "in": "path", "required": True, "schema": {"type": "string"}}]},
+        "delete": {**_op("deleteConversation", "Delete one conversation", errors=(404,)),
+                   "parameters": [{"name": "conversation_id", "in": "path", "required": True, "schema": {"type": "string"}}]},
+    },
+}  # fmt: skip
+
 ADMIN_PATHS = {
     "/api/admin/products": {
         "get": _admin("adminListProducts", "Products, inactive too: search, category, status, page, per_page"),
@@ -553,6 +568,7 @@ def build_openapi(server_url: str = "/") -> dict:
             **SHOP_PATHS,
             **ADMIN_PATHS,
             **TOOL_PATHS,
+            **CHAT_PATHS,
             "/api/openapi.json": {
                 "get": {
                     "operationId": "openapi",

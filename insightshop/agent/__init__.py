@@ -1,0 +1,1 @@
+"""The shopping assistant: chat engines, the conversation store, result cards."""

@@ -1,0 +1,156 @@
+"""One chat turn: the engine chooses tool calls, the guard runs them (or asks for confirmation), cards and a
+reply come back. Identity always comes from the caller's session or token, never from the model."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..mcp.tools_registry import check_tool_call, get_tool_definition
+from ..models.base import utcnow
+from ..models.conversations import ChatMessage, Conversation, PendingConfirmation
+from ..services.actors import Actor
+from ..services.errors import Invalid, NotFound
+from ..utils.agent_executor import run_tool
+from . import cards, replies
+from .engines import engine_for
+
+MAX_MESSAGE = 2000
+HISTORY_SENT = 24
+ERROR_KINDS = {
+    "auth": {"unauthorized", "forbidden", "token_invalid", "token_expired", "token_revoked"},
+    "validation": {"validation_error", "invalid_arguments", "variant_required", "quantity_limit", "ambiguous", "cart_empty",
+                   "payment_declined", "invalid_transition", "already_paid", "out_of_stock", "conflict", "last_superadmin"},
+    "not_found": {"not_found", "unknown_tool"},
+}  # fmt: skip
+MAX_TOOL_ERRORS, MAX_AUTH_ERRORS = 2, 1
+_PASSWORD = re.compile(r"(pass(?:word|code|phrase)?\s*(?:is|:|=)?\s*)\S+", re.I)
+
+
+def error_kind(code: str) -> str:
+    return next((kind for kind, codes in ERROR_KINDS.items() if code in codes), "server")
+
+
+def get_conversation(actor: Actor, conversation_id: str | None, *, create: bool = True) -> Conversation:
+    """The actor's conversation (another owner's id is not found), or a new one."""
+    actor.require_owner()
+    if conversation_id:
+        conversation = db.session.get(Conversation, str(conversation_id)[:32])
+        if conversation is None or not _owns(actor, conversation):
+            raise NotFound("No such conversation")
+        return conversation
+    if not create:
+        raise NotFound("No such conversation")
+    conversation = Conversation(user_id=actor.user.id if actor.user else None, guest_id=None if actor.user else actor.guest_id,
+                                context={})  # fmt: skip
+    db.session.add(conversation)
+    db.session.flush()
+    return conversation
+
+
+def list_conversations(actor: Actor) -> list[Conversation]:
+    actor.require_owner()
+    owner = Conversation.user_id == actor.user.id if actor.user else Conversation.guest_id == actor.guest_id
+    return list(db.session.scalars(select(Conversation).where(owner).order_by(Conversation.updated_at.desc())))
+
+
+def delete_conversation(actor: Actor, conversation_id: str) -> None:
+    db.session.delete(get_conversation(actor, conversation_id, create=False))
+    db.session.commit()
+
+
+def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) -> dict:
+    """Answer one message: {conversation_id, reply, tool_calls, cards} (the API contract)."""
+    text = (message or "").strip()
+    if not text or len(text) > MAX_MESSAGE:
+        raise Invalid(f"message must be 1–{MAX_MESSAGE} characters", details=[{"field": "message", "message": "1–2000 characters"}])
+    conversation = get_conversation(actor, conversation_id)
+    db.session.add(ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text)))
+    context = dict(conversation.context or {}) | {"user_email": actor.user.email if actor.user else None}
+    engine = engine_for()
+    plan = engine.plan(text, context, is_admin=actor.is_admin, history=_history(conversation))
+    tool_calls, turn_cards, errors, auth_errors = [], [], 0, 0
+    for call in plan.calls:
+        if errors >= MAX_TOOL_ERRORS or auth_errors >= MAX_AUTH_ERRORS:
+            break
+        entry, card = _handle_call(actor, conversation, call.name, call.arguments)
+        tool_calls.append(entry)
+        if card:
+            turn_cards.append(card)
+        if entry["outcome"] in ("error", "rejected"):
+            errors += 1
+            auth_errors += error_kind(entry["error"]["code"]) == "auth"
+    if plan.wants_login_form:
+        turn_cards.append(cards.login_card())
+    reply = plan.reply or plan.follow_up or replies.compose(tool_calls)
+    conversation.context = {k: v for k, v in (plan.context or {}).items() if k != "user_email"}
+    conversation.updated_at = utcnow()
+    db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls,
+                               cards=turn_cards, engine=engine.name))  # fmt: skip
+    db.session.commit()
+    return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
+
+
+def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: bool) -> dict:
+    """Run (or drop) a proposed consequential call; only its own conversation's owner can."""
+    conversation = get_conversation(actor, conversation_id, create=False)
+    pending = db.session.get(PendingConfirmation, str(confirmation_id)[:32])
+    if pending is None or pending.conversation_id != conversation.id:
+        raise NotFound("No such confirmation")
+    if pending.status != "pending":
+        raise Invalid(f"This was already {pending.status}", code="already_decided")
+    tool_calls, turn_cards = [], []
+    if approve:
+        pending.status = "approved"
+        result = run_tool(pending.tool, pending.arguments, actor)
+        entry = _entry(pending.tool, pending.arguments, result)
+        tool_calls.append(entry)
+        card = cards.card_for(pending.tool, result["data"]) if result["ok"] else cards.error_card(replies.error_text(entry))
+        if card:
+            turn_cards.append(card)
+        reply = replies.compose(tool_calls)
+    else:
+        pending.status = "declined"
+        reply = "Okay, I won't do that."
+    db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls, cards=turn_cards))
+    db.session.commit()
+    return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
+
+
+def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments: dict) -> tuple[dict, dict | None]:
+    refusal = check_tool_call(name, arguments, actor.is_admin)
+    definition = get_tool_definition(name)
+    if refusal is None and definition and definition["confirm"]:
+        summary = replies.summarise(name, arguments, actor)
+        pending = PendingConfirmation(conversation_id=conversation.id, tool=name, arguments=arguments, summary=summary)
+        db.session.add(pending)
+        db.session.flush()
+        entry = {"name": name, "arguments": arguments, "outcome": "needs_confirmation", "confirmation_id": pending.id,
+                 "summary": summary}  # fmt: skip
+        return entry, cards.confirmation_card(pending.id, name, summary)
+    result = run_tool(name, arguments, actor)  # refused calls are refused (and audited) here too
+    entry = _entry(name, arguments, result)
+    if result["ok"]:
+        return entry, cards.card_for(name, result["data"])
+    return entry, cards.error_card(replies.error_text(entry))
+
+
+def _entry(name: str, arguments: dict, result: dict) -> dict:
+    if result["ok"]:
+        return {"name": name, "arguments": arguments, "outcome": "executed", "result": result["data"]}
+    error = result["error"]
+    outcome = "rejected" if error["code"] in ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized") else "error"
+    return {"name": name, "arguments": arguments, "outcome": outcome,
+            "error": {"code": error["code"], "message": error["message"], "kind": error_kind(error["code"])}}  # fmt: skip
+
+
+def _history(conversation: Conversation) -> list[dict]:
+    return [{"role": m.role, "content": m.content} for m in conversation.messages[-HISTORY_SENT:]]
+
+
+def _owns(actor: Actor, conversation: Conversation) -> bool:
+    if actor.user is not None:
+        return conversation.user_id == actor.user.id
+    return conversation.guest_id is not None and conversation.guest_id == actor.guest_id
