@@ -70,29 +70,24 @@ SIMPLE = {
 }
 
 
+SUMMARIES = {
+    "cart_clear": lambda a: "Remove every item from your cart.",
+    "checkout_proceed": lambda a: (
+        f"Place an order for everything in your cart, shipped to {a['shipping_name']}, {a['shipping_address']}, "
+        f"{a['shipping_city']} {a['shipping_zip']}, receipt to {a['email']}, and start payment."
+    ),
+    "admin_order_update_status": lambda a: f"Change the status of order #{a['order_id']} to {a['status']}.",
+    "admin_product_delete": lambda a: f"Hide product #{a['product_id']} from the shop.",
+    "admin_product_update": lambda a: f"Update product #{a['product_id']}: "
+    + ", ".join(f"{k} → {v}" for k, v in a.items() if k != "product_id") + ".",
+    "admin_product_create": lambda a: f"Create the product {a['name']} ({a['category']}, ${a['price']}).",
+    "admin_sale_create": lambda a: f"Create the sale {a['name']}: {a['discount_percentage']}% off from {a['start_date']} to {a['end_date']}.",
+    "admin_sale_run_automation": lambda a: "Run the sale automation (start and end sales on their dates, add the coming holiday sales).",
+    "admin_cart_clear_user": lambda a: f"Empty the cart of user #{a['user_id']}.",
+    "admin_review_delete": lambda a: f"Delete review #{a['review_id']}.",
+}
+
+
 def summarise(name: str, arguments: dict, actor: Actor) -> str:
     """Exactly what a consequential call will do, for the confirmation card."""
-    if name == "cart_clear":
-        return "Remove every item from your cart."
-    if name == "checkout_proceed":
-        return (f"Place an order for everything in your cart, shipped to {arguments['shipping_name']}, {arguments['shipping_address']}, "
-                f"{arguments['shipping_city']} {arguments['shipping_zip']}, receipt to {arguments['email']}, and start payment.")  # fmt: skip
-    if name == "admin_order_update_status":
-        return f"Change the status of order #{arguments['order_id']} to {arguments['status']}."
-    if name == "admin_product_delete":
-        return f"Hide product #{arguments['product_id']} from the shop."
-    if name == "admin_product_update":
-        changes = ", ".join(f"{k} → {v}" for k, v in arguments.items() if k != "product_id")
-        return f"Update product #{arguments['product_id']}: {changes}."
-    if name == "admin_product_create":
-        return f"Create the product {arguments['name']} ({arguments['category']}, ${arguments['price']})."
-    if name == "admin_sale_create":
-        return (f"Create the sale {arguments['name']}: {arguments['discount_percentage']}% off from "
-                f"{arguments['start_date']} to {arguments['end_date']}.")  # fmt: skip
-    if name == "admin_sale_run_automation":
-        return "Run the sale automation (start and end sales on their dates, add the coming holiday sales)."
-    if name == "admin_cart_clear_user":
-        return f"Empty the cart of user #{arguments['user_id']}."
-    if name == "admin_review_delete":
-        return f"Delete review #{arguments['review_id']}."
-    return f"Run {name}."
+    return SUMMARIES.get(name, lambda a: f"Run {name}.")(arguments)
