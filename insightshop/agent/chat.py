@@ -15,7 +15,7 @@ from ..services.actors import Actor
 from ..services.errors import Invalid, NotFound
 from ..utils.agent_executor import run_tool
 from . import cards, replies
-from .engines import engine_for
+from .engines import respond
 
 MAX_MESSAGE = 2000
 HISTORY_SENT = 24
@@ -69,23 +69,30 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     conversation = get_conversation(actor, conversation_id)
     db.session.add(ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text)))
     context = dict(conversation.context or {}) | {"user_email": actor.user.email if actor.user else None}
-    engine = engine_for()
-    plan = engine.plan(text, context, is_admin=actor.is_admin, history=_history(conversation))
-    tool_calls, turn_cards, errors, auth_errors = [], [], 0, 0
-    for call in plan.calls:
-        if errors >= MAX_TOOL_ERRORS or auth_errors >= MAX_AUTH_ERRORS:
-            break
-        entry, card = _handle_call(actor, conversation, call.name, call.arguments)
+    tool_calls, turn_cards = [], []
+    limits = {"errors": 0, "auth": 0}
+
+    def execute(name: str, arguments: dict) -> dict | None:
+        """Run one call the engine chose through the guard; None once the turn's error limits are reached."""
+        if limits["errors"] >= MAX_TOOL_ERRORS or limits["auth"] >= MAX_AUTH_ERRORS:
+            return None
+        entry, card = _handle_call(actor, conversation, name, arguments)
         tool_calls.append(entry)
         if card:
             turn_cards.append(card)
         if entry["outcome"] in ("error", "rejected"):
-            errors += 1
-            auth_errors += error_kind(entry["error"]["code"]) == "auth"
+            limits["errors"] += 1
+            limits["auth"] += error_kind(entry["error"]["code"]) == "auth"
+        return entry
+
+    engine, plan = respond(text, context, actor, _history(conversation), execute)
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())
     reply = plan.reply or plan.follow_up or replies.compose(tool_calls)
-    conversation.context = {k: v for k, v in (plan.context or {}).items() if k != "user_email"}
+    notice = (plan.context or {}).get("engine_notice")
+    if notice:
+        reply = f"{reply} {notice}"
+    conversation.context = {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "engine_notice")}
     conversation.updated_at = utcnow()
     db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls,
                                cards=turn_cards, engine=engine.name))  # fmt: skip

@@ -14,6 +14,10 @@ class Plan:
     context: dict = field(default_factory=dict)
 
 
+class EngineUnavailable(RuntimeError):
+    """The engine's service failed this turn (rate limit, overload, timeout, bad key); the offline engine answers."""
+
+
 class OfflineEngine:
     """The built-in deterministic engine: no network, no key."""
 
@@ -25,7 +29,33 @@ class OfflineEngine:
         result = interpret(message, context, is_admin=is_admin)
         return Plan(result.calls, result.reply, result.follow_up, result.wants_login_form, result.context)
 
+    def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute) -> Plan:
+        plan = self.plan(message, context, is_admin=is_admin, history=history)
+        for call in plan.calls:
+            if execute(call.name, call.arguments) is None:
+                break
+        return plan
+
 
 def engine_for():
-    """The configured engine. Only the offline engine exists so far (the Claude engine is the next step)."""
+    """The configured engine: Claude when ANTHROPIC_API_KEY is set, else the offline engine."""
+    from flask import current_app
+
+    if current_app.config.get("ANTHROPIC_API_KEY"):
+        from .claude import ClaudeEngine
+
+        return ClaudeEngine(current_app.config)
     return OfflineEngine()
+
+
+def respond(message: str, context: dict, actor, history: list[dict], execute):
+    """One turn with the configured engine; if its service fails, the offline engine answers this turn."""
+    engine = engine_for()
+    try:
+        return engine, engine.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)
+    except EngineUnavailable as error:
+        fallback = OfflineEngine()
+        plan = fallback.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)
+        plan.context = {**(plan.context or {}), "engine_notice": f"(The AI service is unavailable right now: {error}. "
+                        "The built-in assistant answered instead.)"}  # fmt: skip
+        return fallback, plan

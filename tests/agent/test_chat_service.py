@@ -29,14 +29,17 @@ class ScriptedEngine:
     def __init__(self, *calls, reply=None, login=False):
         self.calls, self.reply, self.login = list(calls), reply, login
 
-    def plan(self, message, context, *, is_admin, history):
+    def respond(self, message, context, *, is_admin, history, execute):
+        for call in self.calls:
+            if execute(call.name, call.arguments) is None:
+                break
         return engines.Plan(calls=self.calls, reply=self.reply, wants_login_form=self.login, context={"seen": message})
 
 
 @pytest.fixture
 def script(monkeypatch):
     def use(*calls, **kwargs):
-        monkeypatch.setattr(chat, "engine_for", lambda: ScriptedEngine(*calls, **kwargs))
+        monkeypatch.setattr(engines, "engine_for", lambda: ScriptedEngine(*calls, **kwargs))
 
     return use
 
