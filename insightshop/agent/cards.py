@@ -17,7 +17,12 @@ def _products(data: dict) -> dict:
 
 def _cart(data: dict) -> dict:
     cart = data.get("cart") or {}
-    return {"type": "cart", "items": cart.get("items", []), "item_count": cart.get("item_count", 0), "subtotal": cart.get("subtotal", "0.00")}
+    return {
+        "type": "cart",
+        "items": cart.get("items", []),
+        "item_count": cart.get("item_count", 0),
+        "subtotal": cart.get("subtotal", "0.00"),
+    }
 
 
 def _comparison(data: dict) -> dict:
@@ -42,6 +47,7 @@ BY_TOOL = {
     "admin_order_update_status": _order,
     "order_track": lambda data: {"type": "tracking", "shipment": data.get("shipment")},
     "admin_orders_list": lambda data: {"type": "orders", "orders": data.get("orders", [])},
+    "suggest_outfit": lambda data: {**_products(data), "title": data.get("reason")},
 }
 
 

@@ -65,9 +65,14 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     """Answer one message: {conversation_id, reply, tool_calls, cards} (the API contract)."""
     text = (message or "").strip()
     if not text or len(text) > MAX_MESSAGE:
-        raise Invalid(f"message must be 1–{MAX_MESSAGE} characters", details=[{"field": "message", "message": "1–2000 characters"}])
+        raise Invalid(
+            f"message must be 1–{MAX_MESSAGE} characters",
+            details=[{"field": "message", "message": "1–2000 characters"}],
+        )
     conversation = get_conversation(actor, conversation_id)
-    db.session.add(ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text)))
+    db.session.add(
+        ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text))
+    )
     context = dict(conversation.context or {}) | {"user_email": actor.user.email if actor.user else None}
     tool_calls, turn_cards = [], []
     limits = {"errors": 0, "auth": 0}
@@ -114,14 +119,22 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
         result = run_tool(pending.tool, pending.arguments, actor)
         entry = _entry(pending.tool, pending.arguments, result)
         tool_calls.append(entry)
-        card = cards.card_for(pending.tool, result["data"]) if result["ok"] else cards.error_card(replies.error_text(entry))
+        card = (
+            cards.card_for(pending.tool, result["data"])
+            if result["ok"]
+            else cards.error_card(replies.error_text(entry))
+        )
         if card:
             turn_cards.append(card)
         reply = replies.compose(tool_calls)
     else:
         pending.status = "declined"
         reply = "Okay, I won't do that."
-    db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls, cards=turn_cards))
+    db.session.add(
+        ChatMessage(
+            conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls, cards=turn_cards
+        )
+    )
     db.session.commit()
     return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
 
@@ -148,7 +161,9 @@ def _entry(name: str, arguments: dict, result: dict) -> dict:
     if result["ok"]:
         return {"name": name, "arguments": arguments, "outcome": "executed", "result": result["data"]}
     error = result["error"]
-    outcome = "rejected" if error["code"] in ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized") else "error"
+    outcome = (
+        "rejected" if error["code"] in ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized") else "error"
+    )
     return {"name": name, "arguments": arguments, "outcome": outcome,
             "error": {"code": error["code"], "message": error["message"], "kind": error_kind(error["code"])}}  # fmt: skip
 

@@ -56,7 +56,9 @@ class ClaudeEngine:
             uses = [block for block in response.content if block.type == "tool_use"]
             if response.stop_reason != "tool_use" or not uses:
                 break
-            messages.append({"role": "assistant", "content": [block.model_dump(exclude_none=True) for block in response.content]})
+            messages.append(
+                {"role": "assistant", "content": [block.model_dump(exclude_none=True) for block in response.content]}
+            )
             messages.append({"role": "user", "content": [self._result(use, execute) for use in uses]})
         return Plan(reply=" ".join(t.strip() for t in texts if t.strip()) or None, context=context)
 
@@ -89,7 +91,12 @@ class ClaudeEngine:
         else:
             payload, is_error = {"ok": False, "error": entry["error"]}, True
         # Results are data: serialised JSON inside a tool_result block, never text the model should obey.
-        return {"type": "tool_result", "tool_use_id": use.id, "content": json.dumps(payload, default=str)[:20000], "is_error": is_error}
+        return {
+            "type": "tool_result",
+            "tool_use_id": use.id,
+            "content": json.dumps(payload, default=str)[:20000],
+            "is_error": is_error,
+        }
 
 
 def _alternate(messages: list[dict]) -> list[dict]:

@@ -39,20 +39,29 @@ def _sentence(entry: dict) -> str:
         return f"I've added {item['quantity_added']} × {item['name']} ({item['color'].capitalize()} / {item['size']}) to your cart."
     if name in ("cart_show", "cart_remove_item", "cart_clear"):
         cart = data["cart"]
-        prefix = {"cart_remove_item": data.get("message", "Removed.") + " ", "cart_clear": "Your cart is empty now. "}.get(name, "")
+        prefix = {
+            "cart_remove_item": data.get("message", "Removed.") + " ",
+            "cart_clear": "Your cart is empty now. ",
+        }.get(name, "")
         if not cart["item_count"]:
             return prefix or "Your cart is empty."
         return f"{prefix}Your cart has {cart['item_count']} item(s), subtotal ${cart['subtotal']}."
     if name == "search_products":
         total = data["pagination"]["total"]
-        return f"Here {'is' if total == 1 else 'are'} {total} match{'es' if total != 1 else ''}." if total else "I couldn't find anything like that."
+        return (
+            f"Here {'is' if total == 1 else 'are'} {total} match{'es' if total != 1 else ''}."
+            if total
+            else "I couldn't find anything like that."
+        )
     return SIMPLE.get(name, lambda d: "Done.")(data)
 
 
 SIMPLE = {
     "compare_products": lambda d: f"Here are the {len(d['products'])} products side by side.",
     "review_create": lambda d: "Thanks — your review is posted." if d["created"] else "Your review is updated.",
-    "checkout_proceed": lambda d: f"Order #{d['order']['id']} is placed (total ${d['order']['total']}). Pay here: {d['payment']['pay_url']}",
+    "checkout_proceed": lambda d: (
+        f"Order #{d['order']['id']} is placed (total ${d['order']['total']}). Pay here: {d['payment']['pay_url']}"
+    ),
     "order_status": lambda d: f"Order #{d['order']['id']} is {d['order']['status']}.",
     "order_track": lambda d: f"Your parcel with {d['shipment']['carrier']} is {d['shipment']['status']}.",
     "auth_login": lambda d: "You're logged in.",
@@ -63,10 +72,15 @@ SIMPLE = {
     "admin_product_delete": lambda d: f"{d['product']['name']} is hidden from the shop.",
     "admin_orders_list": lambda d: f"{d['pagination']['total']} order(s) match.",
     "admin_sale_create": lambda d: f"Created the sale {d['sale']['name']}.",
-    "admin_sale_run_automation": lambda d: f"Sale automation ran: {len(d['created'])} created, {len(d['activated'])} started, "
-    f"{len(d['deactivated'])} ended.",
+    "admin_sale_run_automation": lambda d: (
+        f"Sale automation ran: {len(d['created'])} created, {len(d['activated'])} started, "
+        f"{len(d['deactivated'])} ended."
+    ),
     "admin_cart_clear_user": lambda d: f"Removed {d['removed']} line(s) from that cart.",
     "admin_review_delete": lambda d: "The review is deleted.",
+    "suggest_outfit": lambda d: (
+        f"{d['reason']}." if d["products"] else "I couldn't find a matching piece in stock right now."
+    ),
 }
 
 
@@ -78,11 +92,18 @@ SUMMARIES = {
     ),
     "admin_order_update_status": lambda a: f"Change the status of order #{a['order_id']} to {a['status']}.",
     "admin_product_delete": lambda a: f"Hide product #{a['product_id']} from the shop.",
-    "admin_product_update": lambda a: f"Update product #{a['product_id']}: "
-    + ", ".join(f"{k} → {v}" for k, v in a.items() if k != "product_id") + ".",
+    "admin_product_update": lambda a: (
+        f"Update product #{a['product_id']}: "
+        + ", ".join(f"{k} → {v}" for k, v in a.items() if k != "product_id")
+        + "."
+    ),
     "admin_product_create": lambda a: f"Create the product {a['name']} ({a['category']}, ${a['price']}).",
-    "admin_sale_create": lambda a: f"Create the sale {a['name']}: {a['discount_percentage']}% off from {a['start_date']} to {a['end_date']}.",
-    "admin_sale_run_automation": lambda a: "Run the sale automation (start and end sales on their dates, add the coming holiday sales).",
+    "admin_sale_create": lambda a: (
+        f"Create the sale {a['name']}: {a['discount_percentage']}% off from {a['start_date']} to {a['end_date']}."
+    ),
+    "admin_sale_run_automation": lambda a: (
+        "Run the sale automation (start and end sales on their dates, add the coming holiday sales)."
+    ),
     "admin_cart_clear_user": lambda a: f"Empty the cart of user #{a['user_id']}.",
     "admin_review_delete": lambda a: f"Delete review #{a['review_id']}.",
 }

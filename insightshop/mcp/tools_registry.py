@@ -17,7 +17,10 @@ from jsonschema.exceptions import SchemaError
 
 from ..schemas.validation import describe_error
 
-TOOL_FILES = (Path(__file__).with_name("insight_shop_tools.json"),)
+TOOL_FILES = (
+    Path(__file__).with_name("insight_shop_tools.json"),
+    Path(__file__).with_name("insight_shop_assistant_tools.json"),
+)
 ROLES = ("anonymous", "user", "admin")
 
 DEFINITION_SCHEMA = {

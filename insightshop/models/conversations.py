@@ -24,7 +24,9 @@ class Conversation(TimestampMixin, db.Model):
     guest_id: Mapped[str | None] = mapped_column(String(64), index=True)
     context: Mapped[dict] = mapped_column(JSON, default=dict)
 
-    messages: Mapped[list[ChatMessage]] = relationship(cascade="all, delete-orphan", order_by="ChatMessage.id", lazy="selectin")
+    messages: Mapped[list[ChatMessage]] = relationship(
+        cascade="all, delete-orphan", order_by="ChatMessage.id", lazy="selectin"
+    )
 
 
 class ChatMessage(db.Model):

@@ -74,6 +74,8 @@ def _answer(turn: dict, text: str | None, status: int = 200):
     body = render_blocks("assistant/_turn.html", ["turn", "cart_badge"], user_text=text, turn=turn,
                          cart_count=cart.item_count(current_actor()), fragment=True)  # fmt: skip
     response = make_response(body, status if status != 400 else 200)
-    if any(call.get("name", "").startswith("cart_") and call.get("outcome") == "executed" for call in turn["tool_calls"]):
+    if any(
+        call.get("name", "").startswith("cart_") and call.get("outcome") == "executed" for call in turn["tool_calls"]
+    ):
         response.headers["HX-Trigger"] = "cart-changed"
     return response

@@ -350,6 +350,21 @@ def _admin_review_delete(actor, args, _token):
     return {"deleted": True}
 
 
+def _suggest_outfit(actor, args, _token):
+    from ..schemas.products import product_to_dict
+    from ..services import styling
+
+    product_id = args.get("product_id")
+    if product_id is None and args.get("from_cart") and actor.has_owner:
+        lines = cart.get_cart(actor).lines
+        product_id = lines[0].product.id if lines else None
+    if product_id is None:
+        raise Invalid("Say which product to style (product_id), or put something in the cart first",
+                      details=[{"field": "product_id", "message": "required"}])  # fmt: skip
+    base, picks, reason = styling.suggest_outfit(product_id, args.get("limit", 4))
+    return {"base": product_to_dict(base), "products": [product_to_dict(p) for p in picks], "reason": reason}
+
+
 HANDLERS = {
     "auth_login": _auth_login, "auth_logout": _auth_logout, "search_products": _search_products,
     "cart_add_item": _cart_add_item, "cart_remove_item": _cart_remove_item, "cart_show": _cart_show,
@@ -360,6 +375,7 @@ HANDLERS = {
     "admin_order_update_status": _admin_order_update_status, "admin_sale_create": _admin_sale_create,
     "admin_sale_run_automation": _admin_sale_run_automation, "admin_cart_clear_user": _admin_cart_clear_user,
     "admin_review_delete": _admin_review_delete,
+    "suggest_outfit": _suggest_outfit,
 }  # fmt: skip
 
 

@@ -90,7 +90,15 @@ def test_stdio_without_a_token_offers_only_public_tools(app, database_url, shopp
 
     names, refused = anyio.run(main)
 
-    assert names == {"auth_login", "auth_logout", "search_products", "compare_products", "order_status", "order_track"}
+    assert names == {
+        "auth_login",
+        "auth_logout",
+        "search_products",
+        "compare_products",
+        "order_status",
+        "order_track",
+        "suggest_outfit",
+    }
     assert refused.is_error and "unauthorized" in refused.content[0].text
 
 
@@ -200,4 +208,4 @@ def test_every_tool_over_mcp_valid_invalid_unknown_property_and_role_matrix(app)
     for (names, refused), expected in ((user_view, "user"), (guest_view, "user"), (anonymous_view, "public")):
         allowed = {n for n in tool_names() if CASES[n][0] == "public" or (expected == "user" and CASES[n][0] == "user")}
         assert names == allowed
-        assert all(result.is_error for result in refused.values()) and len(refused) == 21 - len(allowed)
+        assert all(result.is_error for result in refused.values()) and len(refused) == len(tool_names()) - len(allowed)

@@ -22,7 +22,7 @@ SEED_TOOLS = [
 
 
 def test_all_21_seed_tools_are_defined_with_annotations_and_output_schemas():
-    assert tool_names() == SEED_TOOLS
+    assert tool_names() == [*SEED_TOOLS, "suggest_outfit"]
     for name in SEED_TOOLS:
         definition = get_tool_definition(name)
         assert definition["input_schema"]["additionalProperties"] is False
@@ -44,8 +44,8 @@ def test_input_schemas_are_the_seeds_verbatim():
 def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     admin, user, anonymous = (get_tools_for_llm(role) for role in ("admin", "user", "anonymous"))
 
-    assert len(admin) == 21 and {t["name"] for t in admin} >= {"admin_review_delete"}
-    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 12
+    assert len(admin) == 22 and {t["name"] for t in admin} >= {"admin_review_delete", "suggest_outfit"}
+    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 13
     assert {t["name"] for t in anonymous} == {
         "auth_login",
         "auth_logout",
@@ -53,11 +53,12 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
         "compare_products",
         "order_status",
         "order_track",
+        "suggest_outfit",
     }
     assert set(user[0]) == {"name", "description", "input_schema"}  # Anthropic's tool format
 
 
-@pytest.mark.parametrize("name", SEED_TOOLS)
+@pytest.mark.parametrize("name", [*SEED_TOOLS, "suggest_outfit"])
 def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     _, _, bad = CASES[name]
 
@@ -68,7 +69,7 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     assert not unknown_ok and "surprise" in unknown_error
 
 
-@pytest.mark.parametrize("name", SEED_TOOLS)
+@pytest.mark.parametrize("name", [*SEED_TOOLS, "suggest_outfit"])
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]
     arguments = STATIC_VALID.get(name, {})

@@ -31,7 +31,7 @@ def allowed(permission: str, caller: str) -> bool:
     return {"public": True, "user": caller != "anonymous", "admin": caller == "admin"}[permission]
 
 
-@pytest.mark.parametrize("name", SEED_TOOLS)
+@pytest.mark.parametrize("name", [*SEED_TOOLS, "suggest_outfit"])
 def test_each_tool_valid_invalid_unknown_property_and_permissions(client, callers, name):
     permission, build, bad = CASES[name]
     caller = "admin" if permission == "admin" else "user"

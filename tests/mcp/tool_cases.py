@@ -121,6 +121,7 @@ CASES = {
     "admin_sale_run_automation": ("admin", lambda: {}, {"now": True}),
     "admin_cart_clear_user": ("admin", lambda: {"user_id": make_user("cartowner@example.com").id}, {"user_id": 0}),
     "admin_review_delete": ("admin", lambda: {"review_id": review_id()}, {"review_id": -1}),
+    "suggest_outfit": ("public", lambda: {"product_id": 1}, {"product_id": 0, "limit": 20}),
 }
 
 

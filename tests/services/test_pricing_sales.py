@@ -83,3 +83,18 @@ def test_holiday_dates_follow_the_calendar():
     dates = {key: (start, end) for key, _, _, _, start, end in holiday_calendar(2027)}
     assert dates["black-friday"][0] == date(2027, 11, 26)
     assert dates["cyber-monday"] == (date(2027, 11, 29), date(2027, 11, 29))
+
+
+def test_outfit_suggestions_follow_type_and_colour_rules():
+    from insightshop.services.styling import suggest_outfit
+
+    shirt = make_product("Oxford Shirt", color="white", category="men")
+    chinos = make_product("Slim Chinos", clothing_type="pants", color="navy", category="men", rating="4.8")
+    make_product("Wrap Skirt", clothing_type="skirt", color="navy", category="women")  # another department
+    make_product("Print Tee", clothing_type="t-shirt", color="navy", category="men")  # not a bottom for a shirt
+    make_product("Loud Pants", clothing_type="pants", color="orange", category="men")  # colour clash
+
+    base, picks, reason = suggest_outfit(shirt.id)
+
+    assert base.id == shirt.id and [p.id for p in picks] == [chinos.id]
+    assert reason == "White shirt goes well with navy pants"

@@ -11,15 +11,20 @@ CHAT_BODY = {
     "type": "object",
     "required": ["message"],
     "additionalProperties": False,
-    "properties": {"message": {"type": "string", "minLength": 1, "maxLength": 2000},
-                   "conversation_id": {"type": "string", "minLength": 1, "maxLength": 64}},  # fmt: skip
+    "properties": {
+        "message": {"type": "string", "minLength": 1, "maxLength": 2000},
+        "conversation_id": {"type": "string", "minLength": 1, "maxLength": 64},
+    },  # fmt: skip
 }
 CONFIRM_BODY = {
     "type": "object",
     "required": ["conversation_id", "confirmation_id", "approve"],
     "additionalProperties": False,
-    "properties": {"conversation_id": {"type": "string", "maxLength": 64}, "confirmation_id": {"type": "string", "maxLength": 64},
-                   "approve": {"type": "boolean"}},  # fmt: skip
+    "properties": {
+        "conversation_id": {"type": "string", "maxLength": 64},
+        "confirmation_id": {"type": "string", "maxLength": 64},
+        "approve": {"type": "boolean"},
+    },  # fmt: skip
 }
 
 
