@@ -11,7 +11,7 @@ from insightshop.models.cart import CartItem
 from insightshop.models.catalog import Product
 from insightshop.models.conversations import ChatMessage
 from insightshop.services.actors import Actor
-from insightshop.services.errors import NotFound
+from insightshop.services.errors import Invalid, NotFound
 from tests.admin_helpers import make_admin
 from tests.factories import make_user
 from tests.mcp.tool_cases import shop
@@ -87,8 +87,9 @@ def test_consequential_tools_wait_for_approval_of_that_confirmation(guest, scrip
         chat.confirm(Actor(guest_id="someone-else"), first["conversation_id"], call["confirmation_id"], True)
     done = chat.confirm(guest, first["conversation_id"], call["confirmation_id"], True)
     assert done["tool_calls"][0]["outcome"] == "executed" and db.session.query(CartItem).count() == 0
-    with pytest.raises(Exception):
+    with pytest.raises(Invalid) as again:
         chat.confirm(guest, first["conversation_id"], call["confirmation_id"], True)
+    assert again.value.code == "already_decided"
 
 
 def test_declining_runs_nothing(guest, script):
