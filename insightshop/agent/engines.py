@@ -59,3 +59,25 @@ def respond(message: str, context: dict, actor, history: list[dict], execute):
         plan.context = {**(plan.context or {}), "engine_notice": f"(The AI service is unavailable right now: {error}. "
                         "The built-in assistant answered instead.)"}  # fmt: skip
         return fallback, plan
+
+
+def engine_status(app_config: dict) -> dict:
+    """What the admin settings page shows about the engine."""
+    claude = bool(app_config.get("ANTHROPIC_API_KEY"))
+    return {"engine": "claude" if claude else "offline", "model": app_config.get("ANTHROPIC_MODEL") if claude else None,
+            "key_configured": claude, "mcp_servers": bool(app_config.get("ANTHROPIC_MCP_SERVERS"))}  # fmt: skip
+
+
+def test_connection(app_config: dict) -> tuple[bool, str]:
+    """One tiny call to the configured model; (worked, what happened)."""
+    if not app_config.get("ANTHROPIC_API_KEY"):
+        return True, "The offline engine needs no connection."
+    import anthropic
+
+    client = anthropic.Anthropic(api_key=app_config["ANTHROPIC_API_KEY"], http_client=app_config.get("ANTHROPIC_HTTP_CLIENT"),
+                                 max_retries=0, timeout=15.0)  # fmt: skip
+    try:
+        client.messages.create(model=app_config["ANTHROPIC_MODEL"], max_tokens=1, messages=[{"role": "user", "content": "ping"}])
+    except anthropic.APIError as error:
+        return False, f"The call failed: {type(error).__name__}"
+    return True, f"{app_config['ANTHROPIC_MODEL']} answered."

@@ -160,3 +160,18 @@ def test_a_bad_key_falls_back_too(claude, monkeypatch):
     turn = chat.chat_turn(Actor(guest_id="g"), "hello")
 
     assert "API key was refused" in turn["reply"]
+
+
+def test_admin_assistant_page_shows_the_engine_and_tests_the_connection(app, client, claude):
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token
+
+    make_admin()
+    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": csrf_token(client, "/login")})
+    claude((200, message([text("p")])))
+
+    page = client.get("/admin/assistant").get_data(as_text=True)
+    tested = client.post("/admin/assistant", data={"csrf_token": csrf_token(client, "/admin/assistant")}).get_data(as_text=True)
+
+    assert "claude" in page and "claude-sonnet-4-5" in page and "configured" in page
+    assert "claude-sonnet-4-5 answered." in tested

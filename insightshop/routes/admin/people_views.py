@@ -94,3 +94,17 @@ def show_audit():
         action=request.args.get("action") or None, actor_label=request.args.get("actor") or None, limit=200
     )
     return render_template("admin/audit.html", entries=entries, args=request.args)
+
+
+@admin.route("/assistant", methods=["GET", "POST"])
+def assistant_settings():
+    from flask import current_app
+
+    from ...agent.engines import engine_status, test_connection
+
+    result = None
+    if request.method == "POST" and csrf_ok():
+        result = test_connection(current_app.config)
+    turns = audit.list_entries(action=None, limit=300)
+    tool_turns = [e for e in turns if e.action.startswith("tool.")][:50]
+    return render_template("admin/assistant.html", status=engine_status(current_app.config), result=result, turns=tool_turns)
