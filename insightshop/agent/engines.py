@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -18,6 +19,28 @@ class EngineUnavailable(RuntimeError):
     """The engine's service failed this turn (rate limit, overload, timeout, bad key); the offline engine answers."""
 
 
+@dataclass
+class Call:
+    name: str
+    arguments: dict
+
+
+_STYLING = re.compile(r"\b(goes? (well )?with|go together|match(es)? with|wear with|pair (it )?with|outfit|style (it|this|that))\b", re.I)
+_PRODUCT_ID = re.compile(r"(?:product|item|#)\s*#?(\d{1,9})\b", re.I)
+
+
+def styling_call(message: str, context: dict) -> Call | None:
+    """"What goes with product 3?", "outfit ideas for my cart": the suggest_outfit tool."""
+    if not _STYLING.search(message):
+        return None
+    found = _PRODUCT_ID.search(message)
+    if found:
+        return Call("suggest_outfit", {"product_id": int(found.group(1))})
+    if re.search(r"\b(it|this|that)\b", message, re.I) and context.get("last_product_id"):
+        return Call("suggest_outfit", {"product_id": int(context["last_product_id"])})
+    return Call("suggest_outfit", {"from_cart": True})
+
+
 class OfflineEngine:
     """The built-in deterministic engine: no network, no key."""
 
@@ -26,6 +49,9 @@ class OfflineEngine:
     def plan(self, message: str, context: dict, *, is_admin: bool, history: list[dict]) -> Plan:
         from .offline_parser import interpret
 
+        styling = styling_call(message, context)
+        if styling is not None:
+            return Plan(calls=[styling], context=context)
         result = interpret(message, context, is_admin=is_admin)
         return Plan(result.calls, result.reply, result.follow_up, result.wants_login_form, result.context)
 
