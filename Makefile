@@ -47,6 +47,7 @@ test-postgres: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(PY) bench/search.py
 	$(PY) bench/tools.py
+	$(PY) bench/chat.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check insightshop tests bench

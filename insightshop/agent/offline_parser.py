@@ -188,11 +188,14 @@ IMPERATIVE_STATUS = _rx(r"(?:^|\bplease\s+|\bcan\s+you\s+|\bcould\s+you\s+|\bwan
                         r"order\b")
 ORDER_STATEMENT = _rx(r"^(?:please\s+)?order\s*#?\s*\d+\s+(?:has\s+been|was|is\s+now|got|should\s+be)\s+"
                       r"(?:marked\s+(?:as\s+)?)?(?:pending|processing|shipped|dispatched|delivered|cancell?ed)\b")
-PRODUCT_DELETE = _rx(r"\b(?:delete|deactivate|disable|archive|unpublish|unlist|retire|discontinue|soft[\s-]?delete|"
+MARK_HASH = _rx(r"^(?:please\s+)?(?:mark|set|flag)\s+#\s*(\d+)\s+(?:as\s+|to\s+)?(?:pending|processing|shipped|"
+                r"dispatched|delivered|cancell?ed)\b")
+PRODUCT_DELETE = _rx(r"\b(?:delete|hide|deactivate|disable|archive|unpublish|unlist|retire|discontinue|soft[\s-]?delete|"
                      r"take\s+down|pull)\b|\bremove\b.*\bfrom\s+(?:the\s+)?(?:shop|store|catalog|catalogue|site|"
                      r"website|listings?)\b")
 UPDATE_VERB = _rx(r"\b(?:change|set|update|make|rename|reprice|restock|adjust|edit|modify|lower|raise|increase|"
-                  r"reduce|drop|bump|mark|put|activate|reactivate|enable|restore|publish|unhide|move)\b")
+                  r"reduce|drop|bump|mark|put|activate|reactivate|enable|restore|publish|unhide|move|bring\s+back|relist|"
+                  r"re-?enable|unarchive|should\s+(?:cost|be)|now\s+costs?|reprice[ds]?)\b")
 ORDERS_LIST = _rx(r"\b(?:all|list|show|view|see|display|get|find|fetch|which|any|recent|latest|new|pending|"
                   r"processing|shipped|delivered|cancell?ed|search|open|unshipped)\b.*\borders\b|\borders\s+"
                   r"(?:from|by|for|of|placed|with|that|which|where|list)\b|^orders\b|\border\s+list\b")
@@ -727,10 +730,13 @@ def h_order_update(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     imperative = IMPERATIVE_STATUS.search(msg.norm)
     statement = turn.is_admin and ORDER_STATEMENT.search(msg.norm) and "?" not in msg.norm
-    if not imperative and not statement and not (msg.has(UPDATE_ORDER) and STATUS_RX.search(msg.norm)):
+    hashed = MARK_HASH.search(msg.norm)
+    if not (imperative or statement or hashed or (msg.has(UPDATE_ORDER) and STATUS_RX.search(msg.norm))):
         return None
     status = STATUS_VERBS[imperative.group(1)] if imperative else _order_status_word(msg)
-    order_id = msg.order_id or (msg.integers[0] if len(msg.integers) == 1 else None)
+    order_id = msg.order_id or (int(hashed.group(1)) if hashed else None) or (
+        msg.integers[0] if len(msg.integers) == 1 else None
+    )
     if order_id is None:
         return ask(turn, QUESTIONS["admin_order_update_status"])
     return call(turn, "admin_order_update_status", {"order_id": order_id, "status": status})
@@ -745,10 +751,14 @@ def h_product_delete(turn: Turn) -> Interpretation | None:
 
 def h_product_update(turn: Turn) -> Interpretation | None:
     msg = turn.msg
-    if len(msg.product_ids) != 1 or not msg.has(UPDATE_VERB) or msg.has(CART_RX):
+    if len(msg.product_ids) != 1 or not msg.has(UPDATE_VERB) or msg.has(CART_RX) or _is_question(msg):
         return None
     changes = update_fields(msg)
     return call(turn, "admin_product_update", {"product_id": msg.product_ids[0], **changes}) if changes else None
+
+
+def _is_question(msg: Msg) -> bool:
+    return "?" in msg.norm or re.match(r"(?:does|do|is|are|how|what|whats|which|can|could)\b", msg.norm) is not None
 
 
 def h_orders_list(turn: Turn) -> Interpretation | None:
@@ -1222,7 +1232,7 @@ def _update_color(text: str, _msg: Msg) -> str | None:
 
 
 def _update_active(text: str, _msg: Msg) -> bool | None:
-    if re.search(r"\b(?:re-?activate|activate|enable|restore|publish|unhide)\b|\bmake\b.*\b(?:active|visible|live)\b",
+    if re.search(r"\b(?:re-?activate|activate|re-?enable|enable|restore|publish|unhide|bring\s+back|relist|unarchive)\b|\bmake\b.*\b(?:active|visible|live)\b",
                  text):  # fmt: skip
         return True
     if re.search(r"\b(?:inactive|invisible|hidden|unavailable)\b", text):
@@ -1238,7 +1248,7 @@ UPDATE_EXTRACTORS = (
 
 
 def _sizes_list(text: str) -> list[str]:
-    match = re.search(r"\bsizes?\s*:?\s*((?:xxl|xl|xs|s|m|l|small|medium|large)(?:\s*(?:,|/|and|&|or|-|to|through)\s*"
+    match = re.search(r"\bsizes?\b\s*:?\s*((?:xxl|xl|xs|s|m|l|small|medium|large)(?:\s*(?:,|/|and|&|or|-|to|through|\s)\s*"
                       r"(?:xxl|xl|xs|s|m|l|small|medium|large))*)\b", text)  # fmt: skip
     if not match:
         return []
@@ -1262,10 +1272,16 @@ def _called(msg: Msg, extra: str = "") -> str | None:
     return msg.raw[match.start(1):match.end(1)].strip(" '") if match else None
 
 
+def _product_name(msg: Msg) -> str | None:
+    match = re.search(r"\bproduct\s*[:\-]?\s+(?!called\b|named\b|titled\b|for\b|with\b|in\b|at\b)([a-z].+?)" + NAME_STOP,
+                      msg.low)  # fmt: skip
+    return msg.raw[match.start(1) : match.end(1)].strip(" '") if match else None
+
+
 def product_fields(msg: Msg) -> dict:
     """admin_product_create's fields: name, price, category, colour(s), sizes, stock, description."""
     args: dict = {}
-    name = _called(msg)
+    name = _called(msg) or _product_name(msg)
     rest = normalise(msg.raw.replace(name, " ")) if name else msg.norm
     if name:
         args["name"] = name[:255]
@@ -1428,7 +1444,7 @@ def sale_fields(turn: Turn) -> dict:
 
 STREET_SUFFIX = (r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|ter|terrace|"
                  r"pkwy|parkway|hwy|highway|cir|circle|sq|square|trl|trail|row|close|crescent|broadway)\.?")
-STREET_RX = re.compile(r"^(?:\d+[a-z]?(?:-\d+)?\s+\S|p\.?\s*o\.?\s+box\b)", re.I)
+STREET_RX = re.compile(r"^(?:\d+[a-z]?(?:-\d+)?\s+\S+\s+\S|p\.?\s*o\.?\s+box\b)", re.I)
 ZIP = re.compile(r"\b(\d{5}(?:-\d{4})?)\b|\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b")
 PHONE = re.compile(r"(?:\b(?:phone|tel|mobile|cell)(?:\s+number)?\s*(?:is|:)?\s*)(\+?\d[\d\s().-]{6,}\d)|"
                    r"(\+?\b\d{1,2}[\s.-]?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b|\(\d{3}\)\s?\d{3}[\s.-]\d{4}\b)", re.I)

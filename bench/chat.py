@@ -1,0 +1,88 @@
+"""The offline assistant: time per turn and accuracy on the labelled corpus (tests/agent/test_offline_corpus.py).
+
+    .venv/bin/python bench/chat.py
+
+Times interpret() (understanding only) and a whole chat turn through the chat service (understanding, the
+guard, the tool's service, cards, reply, conversation stored) on the demo catalog, and scores the engine on
+every single-turn utterance of the corpus: right tool and exact arguments (or the right kind of answer).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from flask_migrate import upgrade  # noqa: E402
+
+from insightshop import create_app  # noqa: E402
+from insightshop.agent.offline_parser import interpret  # noqa: E402
+from tests.agent.test_offline_corpus import SINGLE, _case, check  # noqa: E402
+
+
+def accuracy() -> tuple[int, int]:
+    right = 0
+    for entry in SINGLE:
+        message, expected, context, is_admin = _case(entry)
+        try:
+            check(interpret(message, context, is_admin=is_admin), expected)
+            right += 1
+        except AssertionError:
+            pass
+    return right, len(SINGLE)
+
+
+def interpret_times(rounds: int = 5) -> list[float]:
+    times = []
+    for _ in range(rounds):
+        for entry in SINGLE:
+            message, _, context, is_admin = _case(entry)
+            started = time.perf_counter()
+            interpret(message, context, is_admin=is_admin)
+            times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def chat_turn_times(turns: int = 120) -> list[float]:
+    from insightshop.agent import chat
+    from insightshop.extensions import db
+    from insightshop.services.actors import Actor
+    from insightshop.services.demo_catalog import seed_demo_catalog
+
+    messages = ["add 2 large white shirts into my cart", "show my cart", "find navy hoodies for kids under $40",
+                "compare 1, 2 and 3", "what's in my basket?", "hi there"]  # fmt: skip
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"APP_ENV": "testing", "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/chat.db"})
+        with app.app_context(), app.test_request_context("/"):
+            upgrade()
+            seed_demo_catalog()
+            actor, conversation = Actor(guest_id="bench-guest"), None
+            for index in range(turns):
+                started = time.perf_counter()
+                turn = chat.chat_turn(actor, messages[index % len(messages)], conversation)
+                times.append((time.perf_counter() - started) * 1000)
+                conversation = turn["conversation_id"] if index % 12 else None
+                if index % 6 == 5:
+                    chat.chat_turn(actor, "empty my cart", conversation)  # keeps the cart small (needs confirmation)
+            db.engine.dispose()
+    return times
+
+
+def main() -> None:
+    right, total = accuracy()
+    parse = interpret_times()
+    turns = chat_turn_times()
+    print(f"Offline engine on the labelled corpus: {right}/{total} single-turn utterances right ({right / total:.1%})")
+    print(f"  interpret() per message: median {statistics.median(parse):.3f} ms, p95 {statistics.quantiles(parse, n=20)[-1]:.3f} ms")
+    print(f"  whole chat turn (guard, service, cards, stored): median {statistics.median(turns):.2f} ms, "
+          f"p95 {statistics.quantiles(turns, n=20)[-1]:.2f} ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
