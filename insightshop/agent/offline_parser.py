@@ -119,7 +119,11 @@ EXTRA_PHRASES = tuple(
 WORD = re.compile(r"[a-z0-9]+")
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 ID_TAIL = r"\s*(?:number|num|no\.?|id)?\s*[:#]?\s*(\d+)\b"
-ORDER_REF = re.compile(r"(?<!to\s)(?<!ll\s)(?<!will\s)\border" + ID_TAIL)
+_TYPE_WORDS = {*CLOTHING_TYPES, *EXTRA_TYPES, "tshirt", "tee"} | {
+    word for word, terms in SYNONYMS.items() if any(t in CLOTHING_TYPES or t == "tshirt" for t in terms)
+}
+TYPE_WORD = r"(?:" + "|".join(sorted((re.escape(w) for w in _TYPE_WORDS), key=len, reverse=True)) + r")(?:e?s)?\b"
+ORDER_REF = re.compile(r"(?<!to\s)(?<!ll\s)(?<!will\s)\border" + ID_TAIL + r"(?!\s+(?:[a-z]+\s+){0,2}" + TYPE_WORD + ")")
 REVIEW_REF = re.compile(r"\breview" + ID_TAIL + r"(?!\s*(?:stars?|/|out\s+of))")
 USER_REF = re.compile(r"\b(?:user|customer|account|client|shopper)" + ID_TAIL)
 PRODUCT_REF = re.compile(
@@ -161,7 +165,8 @@ PAIRS = re.compile(r"\b(a|an|one|\d+|two|three|four|five|six|seven|eight|nine|te
 ORDINAL = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b(?!\s+(?:name|time))")
 REFERENCE = re.compile(r"\b(it|that|this|them|those|these|one|ones|another|again|same|more)\b")
 SEGMENT_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bplus\b|\bas\s+well\s+as\b|\balong\s+with\b)\s*")
-CLAUSE_SPLIT = re.compile(r"\s*[,.;]?\s*\b(?:and\s+then|then|after\s+that|afterwards)\b\s*|\s*;\s*", re.I)
+CLAUSE_SPLIT = re.compile(r"\s*[,.;]?\s*\b(?:and\s+then|then|after\s+that|afterwards)\b\s*|\s*;\s*|\s*,?\s*\band\s+"
+                          r"(?=(?:add|remove|delete|show|empty|clear|compare|checkout|check\s+out|take|put)\b)", re.I)
 
 
 def _rx(pattern: str) -> re.Pattern:
@@ -224,10 +229,10 @@ ANY_TOKEN = re.compile(r"\b((?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0
 ORDER_TALK = _rx(r"\border\b|\bpurchase\b")
 STATUS_QUESTION = _rx(r"\b(?:status|where|when|track|arriv\w*|ship\w*|deliver\w*|happen\w*|update|check|eta|progress|"
                       r"coming|come|late|is|has|what|any\s+news|look\s+up|lookup)\b")
-REMOVE = _rx(r"\b(?:remove|delete|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|discard|"
+REMOVE = _rx(r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|discard|"
              r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+want|do\s+not\s+want|no\s+longer\s+want|minus|"
              r"cancel\s+the)\b")
-ADD = _rx(r"\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|i'?ll\s+(?:take|have|get)|i\s+will\s+"
+ADD = _rx(r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|i'?ll\s+(?:take|have|get)|i\s+will\s+"
           r"(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+(?:order|buy|purchase|get|add)|gimme)\b")
 WANT_COUNT = _rx(r"\b(?:i\s+need|i\s+want|i'?d\s+like|i\s+would\s+like|get\s+me|can\s+i\s+(?:get|have)|give\s+me)\s+"
                  r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b")
@@ -254,6 +259,7 @@ BYE = _rx(r"\b(?:bye|goodbye|see\s+you|see\s+ya|that'?s\s+all|that\s+is\s+all)\b
 HELP = _rx(r"\b(?:help|what\s+can\s+you\s+do|how\s+does\s+this\s+work|what\s+do\s+you\s+do|who\s+are\s+you|"
            r"what\s+are\s+you|commands|how\s+can\s+you\s+help|what\s+can\s+i\s+(?:do|ask))\b")
 
+SMALL_TALK = _rx("|".join(p.pattern for p in (GREETING, THANKS, BYE, HELP)))
 HELP_TEXT = ("I can search the shop (\"red dresses under $50\"), manage your cart (\"add 2 large white shirts\", "
              "\"remove the navy hoodie\", \"show my cart\"), compare products (\"compare 1, 2 and 4\"), post a review "
              "(\"5 stars for product 3: great fit\"), check out, and look up an order or a tracking number.")  # fmt: skip
@@ -519,8 +525,13 @@ def _remember_order(context: dict, args: dict) -> None:
     context["last_order_id"] = args["order_id"]
 
 
+def _remember_remove(context: dict, args: dict) -> None:
+    context["last_item"] = {k: v for k, v in args.items() if k != "quantity"}
+
+
 REMEMBER: dict[str, Callable[[dict, dict], None]] = {
     "cart_add_item": _remember_add,
+    "cart_remove_item": _remember_remove,
     "review_create": _remember_product,
     "admin_product_update": _remember_product,
     "compare_products": _remember_compare,
@@ -904,9 +915,11 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
         return None
     found = [i for i in items(msg) if i.identified]
     if not found:
-        item = _with_context(turn, items(msg)[0])
+        loose = items(msg)[0]
+        referred = msg.has(REFERENCE) or ORDINAL.search(msg.norm) or loose.quantity or loose.color or loose.size
+        item = _with_context(turn, loose) if referred or msg.has(CART_RX) else None
         if item is None:
-            return None if not msg.has(CART_RX) else ask(turn, "What would you like me to add to your cart?")
+            return ask(turn, "What would you like me to add to your cart?")
         found = [item]
     return _add(turn, found)
 
@@ -955,7 +968,7 @@ def h_quantity_change(turn: Turn) -> Interpretation | None:
 
 def h_pending(turn: Turn) -> Interpretation | None:
     """The answer to last turn's follow-up question: fill the waiting call."""
-    if not turn.pending:
+    if not turn.pending or (SMALL_TALK.search(turn.msg.norm) and not re.search(r"\d|@", turn.msg.norm)):
         return None
     fill = PENDING_FILLERS.get(turn.pending.get("tool"))
     return fill(turn) if fill else None
@@ -963,8 +976,8 @@ def h_pending(turn: Turn) -> Interpretation | None:
 
 def _fill_checkout(turn: Turn) -> Interpretation | None:
     before = turn.pending_args("checkout_proceed")
-    found = address_fields(turn.msg, bare_name=True)
-    return _checkout(turn, bare_name=True) if found and any(before.get(k) != v for k, v in found.items()) else None
+    found = address_fields(turn.msg, bare_name="shipping_name" not in before)
+    return _checkout(turn, bare_name="shipping_name" not in before) if found and any(before.get(k) != v for k, v in found.items()) else None
 
 
 def _fill_order_status(turn: Turn) -> Interpretation | None:

@@ -67,6 +67,17 @@ def confirm(confirmation_id: str):
     return _answer(turn, None)
 
 
+@assistant.post("/chat/forget")
+def forget():
+    if EmptyForm().validate_on_submit() and _conversation_id():
+        try:
+            chat.delete_conversation(current_actor(), _conversation_id())
+        except DomainError:
+            pass
+        session.pop(CONVERSATION_KEY, None)
+    return redirect(url_for("assistant.show_chat"), 303)
+
+
 def _answer(turn: dict, text: str | None, status: int = 200):
     """For htmx: the turn's bubbles (and the cart badge out of band); otherwise back to /chat."""
     if not is_fragment_request():

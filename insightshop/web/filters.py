@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from flask import Flask
+from markupsafe import Markup, escape
 
 from ..services.vocabulary import CATEGORY_LABELS, CLOTHING_TYPE_LABELS, SORT_LABELS
 
@@ -32,7 +34,20 @@ def stars(rating) -> str:
     return "★" * filled + "☆" * (5 - filled)
 
 
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LINK = re.compile(r"(?<![\w/])(/(?:orders|products|cart|catalog)[\w/?=&;.-]*)")
+
+
+def chat_text(text: str | None) -> Markup:
+    """Assistant text, escaped first; then a tiny markdown subset: **bold** and links to the shop's own pages."""
+    safe = str(escape(text or ""))
+    safe = _BOLD.sub(r"<strong>\1</strong>", safe)
+    safe = _LINK.sub(r'<a href="\1">\1</a>', safe)
+    return Markup(safe)
+
+
 def init_app(app: Flask) -> None:
     app.add_template_filter(money)
     app.add_template_filter(label)
     app.add_template_filter(stars)
+    app.add_template_filter(chat_text)
