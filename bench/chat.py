@@ -58,7 +58,9 @@ def chat_turn_times(turns: int = 120) -> list[float]:
                 "compare 1, 2 and 3", "what's in my basket?", "hi there"]  # fmt: skip
     times = []
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"APP_ENV": "testing", "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/chat.db"})
+        app = create_app(
+            {"APP_ENV": "testing", "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/chat.db"}
+        )
         with app.app_context(), app.test_request_context("/"):
             upgrade()
             seed_demo_catalog()
@@ -79,7 +81,9 @@ def main() -> None:
     parse = interpret_times()
     turns = chat_turn_times()
     print(f"Offline engine on the labelled corpus: {right}/{total} single-turn utterances right ({right / total:.1%})")
-    print(f"  interpret() per message: median {statistics.median(parse):.3f} ms, p95 {statistics.quantiles(parse, n=20)[-1]:.3f} ms")
+    print(
+        f"  interpret() per message: median {statistics.median(parse):.3f} ms, p95 {statistics.quantiles(parse, n=20)[-1]:.3f} ms"
+    )
     print(f"  whole chat turn (guard, service, cards, stored): median {statistics.median(turns):.2f} ms, "
           f"p95 {statistics.quantiles(turns, n=20)[-1]:.2f} ms")  # fmt: skip
 

@@ -25,12 +25,14 @@ class Call:
     arguments: dict
 
 
-_STYLING = re.compile(r"\b(goes? (well )?with|go together|match(es)? with|wear with|pair (it )?with|outfit|style (it|this|that))\b", re.I)
+_STYLING = re.compile(
+    r"\b(goes? (well )?with|go together|match(es)? with|wear with|pair (it )?with|outfit|style (it|this|that))\b", re.I
+)
 _PRODUCT_ID = re.compile(r"(?:product|item|#)\s*#?(\d{1,9})\b", re.I)
 
 
 def styling_call(message: str, context: dict) -> Call | None:
-    """"What goes with product 3?", "outfit ideas for my cart": the suggest_outfit tool."""
+    """ "What goes with product 3?", "outfit ideas for my cart": the suggest_outfit tool."""
     if not _STYLING.search(message):
         return None
     found = _PRODUCT_ID.search(message)
@@ -103,7 +105,9 @@ def test_connection(app_config: dict) -> tuple[bool, str]:
     client = anthropic.Anthropic(api_key=app_config["ANTHROPIC_API_KEY"], http_client=app_config.get("ANTHROPIC_HTTP_CLIENT"),
                                  max_retries=0, timeout=15.0)  # fmt: skip
     try:
-        client.messages.create(model=app_config["ANTHROPIC_MODEL"], max_tokens=1, messages=[{"role": "user", "content": "ping"}])
+        client.messages.create(
+            model=app_config["ANTHROPIC_MODEL"], max_tokens=1, messages=[{"role": "user", "content": "ping"}]
+        )
     except anthropic.APIError as error:
         return False, f"The call failed: {type(error).__name__}"
     return True, f"{app_config['ANTHROPIC_MODEL']} answered."

@@ -123,7 +123,9 @@ _TYPE_WORDS = {*CLOTHING_TYPES, *EXTRA_TYPES, "tshirt", "tee"} | {
     word for word, terms in SYNONYMS.items() if any(t in CLOTHING_TYPES or t == "tshirt" for t in terms)
 }
 TYPE_WORD = r"(?:" + "|".join(sorted((re.escape(w) for w in _TYPE_WORDS), key=len, reverse=True)) + r")(?:e?s)?\b"
-ORDER_REF = re.compile(r"(?<!to\s)(?<!ll\s)(?<!will\s)\border" + ID_TAIL + r"(?!\s+(?:[a-z]+\s+){0,2}" + TYPE_WORD + ")")
+ORDER_REF = re.compile(
+    r"(?<!to\s)(?<!ll\s)(?<!will\s)\border" + ID_TAIL + r"(?!\s+(?:[a-z]+\s+){0,2}" + TYPE_WORD + ")"
+)
 REVIEW_REF = re.compile(r"\breview" + ID_TAIL + r"(?!\s*(?:stars?|/|out\s+of))")
 USER_REF = re.compile(r"\b(?:user|customer|account|client|shopper)" + ID_TAIL)
 PRODUCT_REF = re.compile(
@@ -135,21 +137,42 @@ CURRENCY = r"(?:\$|dollars?|bucks|usd|euros?)"
 AMOUNT = re.compile(r"\$\s*" + MONEY + r"|" + MONEY + r"\s*" + CURRENCY)
 PRICE_MAX = re.compile(
     r"\b(?:under|below|less\s+than|cheaper\s+than|lower\s+than|(?:no|not)\s+more\s+than|at\s+most|up\s+to|within|"
-    r"max(?:imum)?(?:\s+(?:price|of))?|budget\s+(?:of|is)|for\s+less\s+than)\s*(?:a\s+)?\$?\s*" + MONEY
-    + r"(?:\s*" + CURRENCY + r")?"
-    + r"|\$?\s*" + MONEY + r"\s*" + CURRENCY + r"?\s*(?:or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|"
+    r"max(?:imum)?(?:\s+(?:price|of))?|budget\s+(?:of|is)|for\s+less\s+than)\s*(?:a\s+)?\$?\s*"
+    + MONEY
+    + r"(?:\s*"
+    + CURRENCY
+    + r")?"
+    + r"|\$?\s*"
+    + MONEY
+    + r"\s*"
+    + CURRENCY
+    + r"?\s*(?:or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|"
     r"max(?:imum)?|tops)\b"
-    + r"|\bbetween\s+\$?\s*\d+(?:\.\d{1,2})?\s*" + CURRENCY + r"?\s*(?:and|-|to)\s*\$?\s*" + MONEY
-    + r"(?:\s*" + CURRENCY + r")?"
+    + r"|\bbetween\s+\$?\s*\d+(?:\.\d{1,2})?\s*"
+    + CURRENCY
+    + r"?\s*(?:and|-|to)\s*\$?\s*"
+    + MONEY
+    + r"(?:\s*"
+    + CURRENCY
+    + r")?"
 )
 SORTS = (
-    ("price_high", r"most\s+expensive|priciest|highest\s+price[ds]?|(?:price\s+)?high(?:est)?\s+to\s+low(?:est)?|"
-                   r"expensive\s+(?:ones\s+)?first|price\s+descending|descending\s+price|premium|luxury|high[\s-]end"),
-    ("price_low", r"cheapest|least\s+expensive|lowest\s+price[ds]?|(?:price\s+)?low(?:est)?\s+to\s+high(?:est)?|"
-                  r"cheap(?:er)?(?!\s+than)(?:\s+(?:ones\s+)?first)?|affordable|budget(?!\s+(?:of|is))|inexpensive|"
-                  r"bargains?|price\s+ascending|ascending\s+price|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+price"),
-    ("rating", r"(?:best|top|highest|most|well|highly)[\s-]+(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+"
-               r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?)\b)|most\s+popular|best[\s-]?sell(?:ing|ers?)|top\s+picks?|\bbest\b"),
+    (
+        "price_high",
+        r"most\s+expensive|priciest|highest\s+price[ds]?|(?:price\s+)?high(?:est)?\s+to\s+low(?:est)?|"
+        r"expensive\s+(?:ones\s+)?first|price\s+descending|descending\s+price|premium|luxury|high[\s-]end",
+    ),
+    (
+        "price_low",
+        r"cheapest|least\s+expensive|lowest\s+price[ds]?|(?:price\s+)?low(?:est)?\s+to\s+high(?:est)?|"
+        r"cheap(?:er)?(?!\s+than)(?:\s+(?:ones\s+)?first)?|affordable|budget(?!\s+(?:of|is))|inexpensive|"
+        r"bargains?|price\s+ascending|ascending\s+price|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+price",
+    ),
+    (
+        "rating",
+        r"(?:best|top|highest|most|well|highly)[\s-]+(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+"
+        r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?)\b)|most\s+popular|best[\s-]?sell(?:ing|ers?)|top\s+picks?|\bbest\b",
+    ),
     ("relevance", r"(?:sort(?:ed)?|order(?:ed)?)\s+by\s+relevance|most\s+relevant"),
 )
 SORT_RULES = tuple((name, re.compile(r"\b(?:" + pattern + r")")) for name, pattern in SORTS)
@@ -159,14 +182,19 @@ WORD_SIZE = re.compile(r"\b(xxl|xxlarge|xl|xlarge|xs|xsmall|small|medium|large)\
 RAW_SIZE = re.compile(r"(?<![\w'.])(XXL|XL|XS|S|M|L)(?![\w'.])")
 CART = r"\b(?:cart|basket|bag|trolley)\b"
 CART_RX = re.compile(CART)
-QTY = re.compile(r"\b(?:(?:qty|quantity)\s*(?:of|:|=)?\s*(\d+)|x\s*(\d+)|(\d+)\s*(?:x|pcs|pieces|units)\b|(\d+)|"
-                 r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|few|single))\b")
+QTY = re.compile(
+    r"\b(?:(?:qty|quantity)\s*(?:of|:|=)?\s*(\d+)|x\s*(\d+)|(\d+)\s*(?:x|pcs|pieces|units)\b|(\d+)|"
+    r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|couple|few|single))\b"
+)
 PAIRS = re.compile(r"\b(a|an|one|\d+|two|three|four|five|six|seven|eight|nine|ten)\s+pairs?\s+of\b")
 ORDINAL = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\b(?!\s+(?:name|time))")
 REFERENCE = re.compile(r"\b(it|that|this|them|those|these|one|ones|another|again|same|more)\b")
 SEGMENT_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bplus\b|\bas\s+well\s+as\b|\balong\s+with\b)\s*")
-CLAUSE_SPLIT = re.compile(r"\s*[,.;]?\s*\b(?:and\s+then|then|after\s+that|afterwards)\b\s*|\s*;\s*|\s*,?\s*\band\s+"
-                          r"(?=(?:add|remove|delete|show|empty|clear|compare|checkout|check\s+out|take|put)\b)", re.I)
+CLAUSE_SPLIT = re.compile(
+    r"\s*[,.;]?\s*\b(?:and\s+then|then|after\s+that|afterwards)\b\s*|\s*;\s*|\s*,?\s*\band\s+"
+    r"(?=(?:add|remove|delete|show|empty|clear|compare|checkout|check\s+out|take|put)\b)",
+    re.I,
+)
 
 
 def _rx(pattern: str) -> re.Pattern:
@@ -176,72 +204,114 @@ def _rx(pattern: str) -> re.Pattern:
 LOGOUT = _rx(r"\b(?:log\s*(?:me\s*)?(?:out|off)|logout|sign\s*(?:me\s*)?(?:out|off)|signout)\b")
 LOGIN = _rx(r"\b(?:log\s*(?:me\s*)?in(?!to\b)|login|sign\s*(?:me\s*)?in(?!to\b)|signin|authenticate)\b")
 SIGNUP = _rx(r"\b(?:signup|register|create\s+(?:an?\s+|my\s+)?account|make\s+an?\s+account)\b")
-CANCEL_PENDING = _rx(r"^(?:no|nope|cancel|stop|never\s*mind|nevermind|forget\s+(?:it|that|about\s+it)|"
-                     r"cancel\s+(?:it|that|this|checkout|the\s+checkout)|not\s+now|skip\s+it)\b[\s.!]*$")
+CANCEL_PENDING = _rx(
+    r"^(?:no|nope|cancel|stop|never\s*mind|nevermind|forget\s+(?:it|that|about\s+it)|"
+    r"cancel\s+(?:it|that|this|checkout|the\s+checkout)|not\s+now|skip\s+it)\b[\s.!]*$"
+)
 YES = _rx(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please\s+do|do\s+it|go\s+ahead|sounds\s+good|fine|confirm)\b")
 AUTOMATION = _rx(r"\bautomation\b|\bautomat(?:e|ic)\b.*\bsales?\b|\bsync\b.*\bsales\b|\bsales?\s+sync\b")
-SALE_CREATE = _rx(r"\b(?:create|add|new|set\s*up|start|launch|schedule|make|plan|run)\b.*\b(?:sale|promo|promotion)\b"
-                  r"|\bsale\b.*\d+\s*(?:%|percent)")
-PRODUCT_CREATE = _rx(r"\b(?:add|create|make|list|register|new)\b.{0,30}?\bproducts?\b.{0,20}?\b(?:called|named|titled)\b"
-                     r"|\bnew\s+product\b|\bcreate\s+(?:an?\s+)?(?:new\s+)?product\b")
+SALE_CREATE = _rx(
+    r"\b(?:create|add|new|set\s*up|start|launch|schedule|make|plan|run)\b.*\b(?:sale|promo|promotion)\b"
+    r"|\bsale\b.*\d+\s*(?:%|percent)"
+)
+PRODUCT_CREATE = _rx(
+    r"\b(?:add|create|make|list|register|new)\b.{0,30}?\bproducts?\b.{0,20}?\b(?:called|named|titled)\b"
+    r"|\bnew\s+product\b|\bcreate\s+(?:an?\s+)?(?:new\s+)?product\b"
+)
 DELETE_VERB = _rx(r"\b(?:delete|remove|take\s+down|hide|erase|get\s+rid\s+of)\b")
 CLEAR_VERB = _rx(r"\b(?:empty|clear|wipe|reset|clean\s+out|dump)\b")
 UPDATE_ORDER = _rx(r"\b(?:mark|set|change|update|move|flag|switch|put|make)\b[^?]*?\border\b")
 STATUS_RX = _rx(r"\b(pending|processing|in\s+progress|shipped|dispatched|delivered|cancell?ed)\b")
-IMPERATIVE_STATUS = _rx(r"(?:^|\bplease\s+|\bcan\s+you\s+|\bcould\s+you\s+|\bwant\s+to\s+|\bgo\s+ahead\s+and\s+|,\s*|"
-                        r"\bi'?d\s+like\s+to\s+|\bneed\s+to\s+)(cancel|ship|deliver|process)\s+(?:the\s+|my\s+|this\s+)?"
-                        r"order\b")
-ORDER_STATEMENT = _rx(r"^(?:please\s+)?order\s*#?\s*\d+\s+(?:has\s+been|was|is\s+now|got|should\s+be)\s+"
-                      r"(?:marked\s+(?:as\s+)?)?(?:pending|processing|shipped|dispatched|delivered|cancell?ed)\b")
-MARK_HASH = _rx(r"^(?:please\s+)?(?:mark|set|flag)\s+#\s*(\d+)\s+(?:as\s+|to\s+)?(?:pending|processing|shipped|"
-                r"dispatched|delivered|cancell?ed)\b")
-PRODUCT_DELETE = _rx(r"\b(?:delete|hide|deactivate|disable|archive|unpublish|unlist|retire|discontinue|soft[\s-]?delete|"
-                     r"take\s+down|pull)\b|\bremove\b.*\bfrom\s+(?:the\s+)?(?:shop|store|catalog|catalogue|site|"
-                     r"website|listings?)\b")
-UPDATE_VERB = _rx(r"\b(?:change|set|update|make|rename|reprice|restock|adjust|edit|modify|lower|raise|increase|"
-                  r"reduce|drop|bump|mark|put|activate|reactivate|enable|restore|publish|unhide|move|bring\s+back|relist|"
-                  r"re-?enable|unarchive|should\s+(?:cost|be)|now\s+costs?|reprice[ds]?)\b")
-ORDERS_LIST = _rx(r"\b(?:all|list|show|view|see|display|get|find|fetch|which|any|recent|latest|new|pending|"
-                  r"processing|shipped|delivered|cancell?ed|search|open|unshipped)\b.*\borders\b|\borders\s+"
-                  r"(?:from|by|for|of|placed|with|that|which|where|list)\b|^orders\b|\border\s+list\b")
-CHECKOUT = _rx(r"\b(?:check\s?out|checking\s+out|place\s+(?:my|the|an|this|our)?\s*order|proceed\s+to\s+(?:payment|"
-               r"checkout|pay)|complete\s+(?:my|the)\s+(?:order|purchase)|finali[sz]e\s+(?:my\s+|the\s+)?(?:order|"
-               r"purchase)|ready\s+to\s+(?:pay|order|check\s?out)|buy\s+(?:now|everything|it\s+all|all\s+of\s+it|"
-               r"what'?s\s+in\s+my)|pay\s+(?:now|for\s+(?:my|the|it|everything))|(?:submit|confirm)\s+(?:my|the)\s+"
-               r"order|let'?s\s+pay)\b")
-SHIP_TO = _rx(r"\b(?:ship|deliver|send|mail)\s+(?:it|them|everything|this|that|my\s+order|the\s+order|"
-              r"the\s+package|my\s+stuff|my\s+things)?\s*to\b\s*:?|\b(?:my\s+)?(?:shipping\s+|delivery\s+)?"
-              r"address\s*(?:is|:)\s*")
-CLEAR_ALL = _rx(r"\b(?:remove|delete|take\s+out|get\s+rid\s+of|throw\s+out|drop)\s+(?:everything|all(?:\s+(?:the\s+)?"
-                r"(?:items?|things|stuff|products))?|it\s+all)\b")
+IMPERATIVE_STATUS = _rx(
+    r"(?:^|\bplease\s+|\bcan\s+you\s+|\bcould\s+you\s+|\bwant\s+to\s+|\bgo\s+ahead\s+and\s+|,\s*|"
+    r"\bi'?d\s+like\s+to\s+|\bneed\s+to\s+)(cancel|ship|deliver|process)\s+(?:the\s+|my\s+|this\s+)?"
+    r"order\b"
+)
+ORDER_STATEMENT = _rx(
+    r"^(?:please\s+)?order\s*#?\s*\d+\s+(?:has\s+been|was|is\s+now|got|should\s+be)\s+"
+    r"(?:marked\s+(?:as\s+)?)?(?:pending|processing|shipped|dispatched|delivered|cancell?ed)\b"
+)
+MARK_HASH = _rx(
+    r"^(?:please\s+)?(?:mark|set|flag)\s+#\s*(\d+)\s+(?:as\s+|to\s+)?(?:pending|processing|shipped|"
+    r"dispatched|delivered|cancell?ed)\b"
+)
+PRODUCT_DELETE = _rx(
+    r"\b(?:delete|hide|deactivate|disable|archive|unpublish|unlist|retire|discontinue|soft[\s-]?delete|"
+    r"take\s+down|pull)\b|\bremove\b.*\bfrom\s+(?:the\s+)?(?:shop|store|catalog|catalogue|site|"
+    r"website|listings?)\b"
+)
+UPDATE_VERB = _rx(
+    r"\b(?:change|set|update|make|rename|reprice|restock|adjust|edit|modify|lower|raise|increase|"
+    r"reduce|drop|bump|mark|put|activate|reactivate|enable|restore|publish|unhide|move|bring\s+back|relist|"
+    r"re-?enable|unarchive|should\s+(?:cost|be)|now\s+costs?|reprice[ds]?)\b"
+)
+ORDERS_LIST = _rx(
+    r"\b(?:all|list|show|view|see|display|get|find|fetch|which|any|recent|latest|new|pending|"
+    r"processing|shipped|delivered|cancell?ed|search|open|unshipped)\b.*\borders\b|\borders\s+"
+    r"(?:from|by|for|of|placed|with|that|which|where|list)\b|^orders\b|\border\s+list\b"
+)
+CHECKOUT = _rx(
+    r"\b(?:check\s?out|checking\s+out|place\s+(?:my|the|an|this|our)?\s*order|proceed\s+to\s+(?:payment|"
+    r"checkout|pay)|complete\s+(?:my|the)\s+(?:order|purchase)|finali[sz]e\s+(?:my\s+|the\s+)?(?:order|"
+    r"purchase)|ready\s+to\s+(?:pay|order|check\s?out)|buy\s+(?:now|everything|it\s+all|all\s+of\s+it|"
+    r"what'?s\s+in\s+my)|pay\s+(?:now|for\s+(?:my|the|it|everything))|(?:submit|confirm)\s+(?:my|the)\s+"
+    r"order|let'?s\s+pay)\b"
+)
+SHIP_TO = _rx(
+    r"\b(?:ship|deliver|send|mail)\s+(?:it|them|everything|this|that|my\s+order|the\s+order|"
+    r"the\s+package|my\s+stuff|my\s+things)?\s*to\b\s*:?|\b(?:my\s+)?(?:shipping\s+|delivery\s+)?"
+    r"address\s*(?:is|:)\s*"
+)
+CLEAR_ALL = _rx(
+    r"\b(?:remove|delete|take\s+out|get\s+rid\s+of|throw\s+out|drop)\s+(?:everything|all(?:\s+(?:the\s+)?"
+    r"(?:items?|things|stuff|products))?|it\s+all)\b"
+)
 REVIEW_VERB = _rx(r"\b(?:review|reviewing|rate|rating|rated)\b")
 REVIEW_READ = _rx(r"\b(?:show|see|read|view|what\s+are|any|check)\b.*\breviews\b")
-RATING = re.compile(r"\b(\d(?:\.\d)?|one|two|three|four|five)\s*-?\s*(?:stars?|star\s+rating|out\s+of\s+(?:5|five)\b|"
-                    r"/\s*5\b|of\s+5\b)|\b(?:rating|rate[ds]?(?:\s+(?:it|this|that))?|give|giving|gave)\s*(?:is|:|=|"
-                    r"of|it|this|that|an?)?\s*(\d(?:\.\d)?|one|two|three|four|five)\b(?!\s*(?:%|\$|dollars))")
-COMPARE = _rx(r"\bcompare\b|\bcomparison\b|\bcomparing\b|\bdifference\s+between\b|\bvs\.?\b|\bversus\b|"
-              r"\bside\s+by\s+side\b|\bwhich\s+(?:one\s+)?is\s+better\b")
+RATING = re.compile(
+    r"\b(\d(?:\.\d)?|one|two|three|four|five)\s*-?\s*(?:stars?|star\s+rating|out\s+of\s+(?:5|five)\b|"
+    r"/\s*5\b|of\s+5\b)|\b(?:rating|rate[ds]?(?:\s+(?:it|this|that))?|give|giving|gave)\s*(?:is|:|=|"
+    r"of|it|this|that|an?)?\s*(\d(?:\.\d)?|one|two|three|four|five)\b(?!\s*(?:%|\$|dollars))"
+)
+COMPARE = _rx(
+    r"\bcompare\b|\bcomparison\b|\bcomparing\b|\bdifference\s+between\b|\bvs\.?\b|\bversus\b|"
+    r"\bside\s+by\s+side\b|\bwhich\s+(?:one\s+)?is\s+better\b"
+)
 TRACK = _rx(r"\btrack(?:ing)?\b|\bwhere(?:'s|\s+is)\s+my\s+(?:package|parcel|shipment|delivery)\b")
-TRACK_TOKEN = re.compile(r"(?i:tracking\s*(?:number|no\.?|num|code|id|#)?|track(?:\s+(?:my\s+|the\s+|this\s+)?"
-                         r"(?:package|parcel|shipment|delivery|number))?)\s*(?:is|:|#|=)?\s*"
-                         r"((?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{4,99})\b")
+TRACK_TOKEN = re.compile(
+    r"(?i:tracking\s*(?:number|no\.?|num|code|id|#)?|track(?:\s+(?:my\s+|the\s+|this\s+)?"
+    r"(?:package|parcel|shipment|delivery|number))?)\s*(?:is|:|#|=)?\s*"
+    r"((?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{4,99})\b"
+)
 ANY_TOKEN = re.compile(r"\b((?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{5,99}|\d{8,40})\b")
 ORDER_TALK = _rx(r"\border\b|\bpurchase\b")
-STATUS_QUESTION = _rx(r"\b(?:status|where|when|track|arriv\w*|ship\w*|deliver\w*|happen\w*|update|check|eta|progress|"
-                      r"coming|come|late|is|has|what|any\s+news|look\s+up|lookup)\b")
-REMOVE = _rx(r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|discard|"
-             r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+want|do\s+not\s+want|no\s+longer\s+want|minus|"
-             r"cancel\s+the)\b")
-ADD = _rx(r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|i'?ll\s+(?:take|have|get)|i\s+will\s+"
-          r"(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+(?:order|buy|purchase|get|add)|gimme)\b")
-WANT_COUNT = _rx(r"\b(?:i\s+need|i\s+want|i'?d\s+like|i\s+would\s+like|get\s+me|can\s+i\s+(?:get|have)|give\s+me)\s+"
-                 r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b")
+STATUS_QUESTION = _rx(
+    r"\b(?:status|where|when|track|arriv\w*|ship\w*|deliver\w*|happen\w*|update|check|eta|progress|"
+    r"coming|come|late|is|has|what|any\s+news|look\s+up|lookup)\b"
+)
+REMOVE = _rx(
+    r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|discard|"
+    r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+want|do\s+not\s+want|no\s+longer\s+want|minus|"
+    r"cancel\s+the)\b"
+)
+ADD = _rx(
+    r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|i'?ll\s+(?:take|have|get)|i\s+will\s+"
+    r"(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+(?:order|buy|purchase|get|add)|gimme)\b"
+)
+WANT_COUNT = _rx(
+    r"\b(?:i\s+need|i\s+want|i'?d\s+like|i\s+would\s+like|get\s+me|can\s+i\s+(?:get|have)|give\s+me)\s+"
+    r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+)
 CART_TOTAL = _rx(r"\b(?:my|the|cart|basket)\s+(?:sub)?total\b|\bsubtotal\b|\bwhat\s+(?:did|have)\s+i\s+(?:add|put|got)")
 CART_QUESTION = _rx(r"^(?:is|are|do|does|did|what|how|whats|which|anything)\b")
-CART_SHOW = _rx(r"\b(?:show|view|see|what|whats|display|open|check|look|list|total|contents|how\s+many|how\s+much|"
-                r"review|go\s+to|in\s+my|inside)\b|\bwhat\s+(?:did|have)\s+i\s+(?:add|put|got)")
-SEARCH_VERB = _rx(r"\b(?:show|find|search|looking\s+for|look\s+for|browse|do\s+you\s+(?:have|sell|carry|stock)|"
-                  r"got\s+any|recommend|suggest|see|any|i\s+(?:want|need)|shopping\s+for|in\s+the\s+market\s+for)\b")
+CART_SHOW = _rx(
+    r"\b(?:show|view|see|what|whats|display|open|check|look|list|total|contents|how\s+many|how\s+much|"
+    r"review|go\s+to|in\s+my|inside)\b|\bwhat\s+(?:did|have)\s+i\s+(?:add|put|got)"
+)
+SEARCH_VERB = _rx(
+    r"\b(?:show|find|search|looking\s+for|look\s+for|browse|do\s+you\s+(?:have|sell|carry|stock)|"
+    r"got\s+any|recommend|suggest|see|any|i\s+(?:want|need)|shopping\s+for|in\s+the\s+market\s+for)\b"
+)
 SWAP = _rx(r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b")
 QTY_CHANGE = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
@@ -251,13 +321,17 @@ QTY_CHANGE = re.compile(
     r"\s*[.!]*$"
 )
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
-REFINE = _rx(r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
-             r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b")
+REFINE = _rx(
+    r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
+    r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b"
+)
 GREETING = _rx(r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening))\b")
 THANKS = _rx(r"\b(?:thanks|thank\s+you|thx|ty|cheers|appreciate\s+it)\b")
 BYE = _rx(r"\b(?:bye|goodbye|see\s+you|see\s+ya|that'?s\s+all|that\s+is\s+all)\b")
-HELP = _rx(r"\b(?:help|what\s+can\s+you\s+do|how\s+does\s+this\s+work|what\s+do\s+you\s+do|who\s+are\s+you|"
-           r"what\s+are\s+you|commands|how\s+can\s+you\s+help|what\s+can\s+i\s+(?:do|ask))\b")
+HELP = _rx(
+    r"\b(?:help|what\s+can\s+you\s+do|how\s+does\s+this\s+work|what\s+do\s+you\s+do|who\s+are\s+you|"
+    r"what\s+are\s+you|commands|how\s+can\s+you\s+help|what\s+can\s+i\s+(?:do|ask))\b"
+)
 
 SMALL_TALK = _rx("|".join(p.pattern for p in (GREETING, THANKS, BYE, HELP)))
 HELP_TEXT = ("I can search the shop (\"red dresses under $50\"), manage your cart (\"add 2 large white shirts\", "
@@ -576,15 +650,17 @@ class Item:
         return args
 
 
-NOT_A_COUNT = re.compile(r"\b(?:the|that|this|which|another|other|same|first|second|third|last|1st|2nd|3rd|\w+est|"
-                         r"blue|black|white|red|green|grey|navy|pink|yellow|beige|brown|purple|orange)\s+ones?\b")
+NOT_A_COUNT = re.compile(
+    r"\b(?:the|that|this|which|another|other|same|first|second|third|last|1st|2nd|3rd|\w+est|"
+    r"blue|black|white|red|green|grey|navy|pink|yellow|beige|brown|purple|orange)\s+ones?\b"
+)
 
 
 def _quantity(text: str) -> int | None:
     pairs = PAIRS.search(text)
     if pairs:
         count = 1 if pairs.group(1) in ("a", "an") else _number(pairs.group(1))
-        kinds = [clothing_type(w) for w in WORD.findall(text[pairs.end():])]
+        kinds = [clothing_type(w) for w in WORD.findall(text[pairs.end() :])]
         kind = next((k for k in kinds if k), None)
         return count if kind in PAIR_TYPES or kind is None else 2 * count
     match = QTY.search(NOT_A_COUNT.sub(" ", text))
@@ -663,7 +739,9 @@ def _with_context(turn: Turn, item: Item) -> Item | None:
     base.size = item.size or base.size
     base.category = item.category or base.category
     base.quantity = item.quantity
-    if turn.ctx.get("last_action") == "compare_products" and base.product_id in (turn.ctx.get("last_product_ids") or []):
+    if turn.ctx.get("last_action") == "compare_products" and base.product_id in (
+        turn.ctx.get("last_product_ids") or []
+    ):
         base.quantity = None if item.quantity == base.product_id else item.quantity
     return base
 
@@ -710,7 +788,9 @@ def h_sale_create(turn: Turn) -> Interpretation | None:
 def h_product_create(turn: Turn) -> Interpretation | None:
     if not turn.msg.has(PRODUCT_CREATE):
         return None
-    return finish(turn, "admin_product_create", {**turn.pending_args("admin_product_create"), **product_fields(turn.msg)})
+    return finish(
+        turn, "admin_product_create", {**turn.pending_args("admin_product_create"), **product_fields(turn.msg)}
+    )
 
 
 def h_review_delete(turn: Turn) -> Interpretation | None:
@@ -745,8 +825,10 @@ def h_order_update(turn: Turn) -> Interpretation | None:
     if not (imperative or statement or hashed or (msg.has(UPDATE_ORDER) and STATUS_RX.search(msg.norm))):
         return None
     status = STATUS_VERBS[imperative.group(1)] if imperative else _order_status_word(msg)
-    order_id = msg.order_id or (int(hashed.group(1)) if hashed else None) or (
-        msg.integers[0] if len(msg.integers) == 1 else None
+    order_id = (
+        msg.order_id
+        or (int(hashed.group(1)) if hashed else None)
+        or (msg.integers[0] if len(msg.integers) == 1 else None)
     )
     if order_id is None:
         return ask(turn, QUESTIONS["admin_order_update_status"])
@@ -801,10 +883,14 @@ def _checkout(turn: Turn, *, bare_name: bool = False) -> Interpretation:
 
 def h_cart_clear(turn: Turn) -> Interpretation | None:
     msg = turn.msg
-    clear = re.search(r"\b(?:empty|clear|wipe|reset|clean\s+out|dump)\s+(?:out\s+)?(?:(?:my|the|our|your|this|entire|"
-                      r"whole|shopping)\s+)*(?:cart|basket|bag|trolley)\b", msg.norm)
+    clear = re.search(
+        r"\b(?:empty|clear|wipe|reset|clean\s+out|dump)\s+(?:out\s+)?(?:(?:my|the|our|your|this|entire|"
+        r"whole|shopping)\s+)*(?:cart|basket|bag|trolley)\b",
+        msg.norm,
+    )
     everything = (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm)) and not (
-        msg.types or msg.product_ids)
+        msg.types or msg.product_ids
+    )
     emptied = re.search(CART + r".*\b(?:emptied|cleared)\b", msg.norm)
     return call(turn, "cart_clear", {}) if clear or everything or emptied else None
 
@@ -817,8 +903,11 @@ def h_review(turn: Turn) -> Interpretation | None:
     if msg.has(REVIEW_READ) and not rating:
         return say(turn, "Reviews are shown on each product's page; I can post one for you — e.g. "
                          "\"5 stars for product 3: great fit\".")  # fmt: skip
-    about = msg.product_ids or pending or re.search(r"\b(?:give|leave|it|this)\b", msg.norm) or (
-        len(msg.words) <= 3 and not msg.types
+    about = (
+        msg.product_ids
+        or pending
+        or re.search(r"\b(?:give|leave|it|this)\b", msg.norm)
+        or (len(msg.words) <= 3 and not msg.types)
     )
     if not (verb or (rating and about)):
         return None
@@ -910,7 +999,11 @@ def h_cart_remove(turn: Turn) -> Interpretation | None:
 def h_cart_add(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     wants = WANT_COUNT.search(msg.norm) and msg.types
-    in_cart = wants or msg.has(CART_RX) and re.search(r"\b(?:in|into|to)\s+(?:my|the|our)?\s*(?:shopping\s+)?" + CART, msg.norm)
+    in_cart = (
+        wants
+        or msg.has(CART_RX)
+        and re.search(r"\b(?:in|into|to)\s+(?:my|the|our)?\s*(?:shopping\s+)?" + CART, msg.norm)
+    )
     if not (msg.has(ADD) or in_cart) or (msg.has(CART_RX) and CART_QUESTION.search(msg.norm) and not msg.has(ADD)):
         return None
     found = [i for i in items(msg) if i.identified]
@@ -977,7 +1070,11 @@ def h_pending(turn: Turn) -> Interpretation | None:
 def _fill_checkout(turn: Turn) -> Interpretation | None:
     before = turn.pending_args("checkout_proceed")
     found = address_fields(turn.msg, bare_name="shipping_name" not in before)
-    return _checkout(turn, bare_name="shipping_name" not in before) if found and any(before.get(k) != v for k, v in found.items()) else None
+    return (
+        _checkout(turn, bare_name="shipping_name" not in before)
+        if found and any(before.get(k) != v for k, v in found.items())
+        else None
+    )
 
 
 def _fill_order_status(turn: Turn) -> Interpretation | None:
@@ -1175,10 +1272,16 @@ def review_fields(turn: Turn, rating: re.Match | None) -> dict:
     return args
 
 
-COMMENT_LEAD = re.compile(r"^(?:[\s:,;.!\-]|and\b|say(?:ing)?\b|with(?:\s+the)?\s+comment\b|comment(?:ing)?\b|"
-                          r"because\b|since\b|that\s+says\b|saying\s+that\b|for\s+(?:it|this|that|them)(?:\s+one)?\b)+", re.I)
-PREFIX_FILLER = re.compile(r"^(?:i'?d|i|would|like|want|to|please|can|you|leave|write|post|add|submit|give|a|an|my|"
-                           r"let|me|just|ok|okay|for|the|this|it|review|quick|[\s,.!:])*$", re.I)
+COMMENT_LEAD = re.compile(
+    r"^(?:[\s:,;.!\-]|and\b|say(?:ing)?\b|with(?:\s+the)?\s+comment\b|comment(?:ing)?\b|"
+    r"because\b|since\b|that\s+says\b|saying\s+that\b|for\s+(?:it|this|that|them)(?:\s+one)?\b)+",
+    re.I,
+)
+PREFIX_FILLER = re.compile(
+    r"^(?:i'?d|i|would|like|want|to|please|can|you|leave|write|post|add|submit|give|a|an|my|"
+    r"let|me|just|ok|okay|for|the|this|it|review|quick|[\s,.!:])*$",
+    re.I,
+)
 
 
 def _review_comment(msg: Msg, spans: list[re.Match]) -> str | None:
@@ -1225,12 +1328,12 @@ def _update_stock(text: str, _msg: Msg) -> int | None:
 
 def _update_name(_text: str, msg: Msg) -> str | None:
     match = re.search(r"\b(?:rename[ds]?|name)\b.*?\bto\s+[\"']?(.+?)[\"']?\s*[.!]?$", msg.low)
-    return msg.raw[match.start(1):match.end(1)].strip() or None if match else None
+    return msg.raw[match.start(1) : match.end(1)].strip() or None if match else None
 
 
 def _update_description(_text: str, msg: Msg) -> str | None:
     match = re.search(r"\bdescription\b.*?\b(?:to|:)\s*[\"']?(.+?)[\"']?\s*$", msg.low)
-    return msg.raw[match.start(1):match.end(1)].strip()[:10000] or None if match else None
+    return msg.raw[match.start(1) : match.end(1)].strip()[:10000] or None if match else None
 
 
 def _update_category(text: str, _msg: Msg) -> str | None:
@@ -1269,12 +1372,14 @@ def _sizes_list(text: str) -> list[str]:
     found = [s for s in found if s]
     if len(found) == 2 and re.search(r"-|\bto\b|\bthrough\b", match.group(1)):
         low, high = SIZES.index(found[0]), SIZES.index(found[1])
-        return list(SIZES[min(low, high):max(low, high) + 1])
+        return list(SIZES[min(low, high) : max(low, high) + 1])
     return list(dict.fromkeys(found))
 
 
-NAME_STOP = (r"(?=\s*(?:,|;|\.(?:\s|$)|$|\s+(?:for|at|priced|costing|in|with|under|category|price|from|starting|"
-             r"running|giving|offering|that|which|-)\b|\s+\d+(?:\.\d+)?\s*%))")
+NAME_STOP = (
+    r"(?=\s*(?:,|;|\.(?:\s|$)|$|\s+(?:for|at|priced|costing|in|with|under|category|price|from|starting|"
+    r"running|giving|offering|that|which|-)\b|\s+\d+(?:\.\d+)?\s*%))"
+)
 
 
 def _called(msg: Msg, extra: str = "") -> str | None:
@@ -1282,7 +1387,7 @@ def _called(msg: Msg, extra: str = "") -> str | None:
     if quoted:
         return quoted.group(1).strip()
     match = re.search(r"\b(?:called|named|titled)\s+(.+?)" + NAME_STOP + extra, msg.low)
-    return msg.raw[match.start(1):match.end(1)].strip(" '") if match else None
+    return msg.raw[match.start(1) : match.end(1)].strip(" '") if match else None
 
 
 def _product_name(msg: Msg) -> str | None:
@@ -1298,7 +1403,9 @@ def product_fields(msg: Msg) -> dict:
     rest = normalise(msg.raw.replace(name, " ")) if name else msg.norm
     if name:
         args["name"] = name[:255]
-    price = AMOUNT.search(rest) or re.search(r"\b(?:price[ds]?|costs?|costing|at|for)\s*(?:of|is|at|:)?\s*" + MONEY, rest)
+    price = AMOUNT.search(rest) or re.search(
+        r"\b(?:price[ds]?|costs?|costing|at|for)\s*(?:of|is|at|:)?\s*" + MONEY, rest
+    )
     if price:
         args["price"] = _amount(next(g for g in price.groups() if g))
     words = WORD.findall(rest)
@@ -1309,7 +1416,7 @@ def product_fields(msg: Msg) -> dict:
     args.update(_stock_and_sizes(rest))
     description = re.search(r"\bdescription\s*(?:is|:|=)?\s*(.+)$", msg.low)
     if description:
-        args["description"] = msg.raw[description.start(1):description.end(1)].strip()[:10000]
+        args["description"] = msg.raw[description.start(1) : description.end(1)].strip()[:10000]
     return args
 
 
@@ -1331,8 +1438,10 @@ def _stock_and_sizes(text: str) -> dict:
     return args
 
 
-ORDER_SEARCH = re.compile(r"\b(?:named|called|matching|search(?:ing)?\s+(?:the\s+)?(?:orders\s+)?(?:for|by|from)|"
-                          r"orders\s+(?:placed\s+)?by)\s+[\"']?((?!user\b|customer\b)[a-z][\w.' -]{0,60}?)[\"']?\s*[?.!]?$")
+ORDER_SEARCH = re.compile(
+    r"\b(?:named|called|matching|search(?:ing)?\s+(?:the\s+)?(?:orders\s+)?(?:for|by|from)|"
+    r"orders\s+(?:placed\s+)?by)\s+[\"']?((?!user\b|customer\b)[a-z][\w.' -]{0,60}?)[\"']?\s*[?.!]?$"
+)
 
 
 def orders_list_fields(msg: Msg) -> dict:
@@ -1349,7 +1458,7 @@ def orders_list_fields(msg: Msg) -> dict:
     else:
         named = ORDER_SEARCH.search(msg.low)
         if named:
-            args["search"] = msg.raw[named.start(1):named.end(1)].strip()
+            args["search"] = msg.raw[named.start(1) : named.end(1)].strip()
     page = re.search(r"\bpage\s*(\d+)\b", msg.norm)
     if page and int(page.group(1)) >= 1:
         args["page"] = int(page.group(1))
@@ -1362,12 +1471,25 @@ def orders_list_fields(msg: Msg) -> dict:
 
 # Sales: names, percentages and dates --------------------------------------------------------------------------
 
-MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|" \
-        r"nov(?:ember)?|dec(?:ember)?)\.?"
+MONTH = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
+    r"nov(?:ember)?|dec(?:ember)?)\.?"
+)
 DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 YEAR = r"(?:,?\s*(\d{4}))?"
-DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b|\b" + MONTH + r"\s+" + DAY + YEAR + r"\b|\b" + DAY
-                  + r"\s+(?:of\s+)?" + MONTH + YEAR + r"\b|\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(today|tomorrow)\b")
+DATE = re.compile(
+    r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b|\b"
+    + MONTH
+    + r"\s+"
+    + DAY
+    + YEAR
+    + r"\b|\b"
+    + DAY
+    + r"\s+(?:of\s+)?"
+    + MONTH
+    + YEAR
+    + r"\b|\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(today|tomorrow)\b"
+)
 
 
 def _today(turn: Turn) -> date:
@@ -1429,7 +1551,7 @@ def _sale_name(msg: Msg) -> str | None:
     )
     if not match:
         return None
-    name = msg.raw[match.start(1):match.end(1)].strip(" '")
+    name = msg.raw[match.start(1) : match.end(1)].strip(" '")
     return name if name and not re.fullmatch(r"(?i)(?:new|a|an|the|\d+\s*%.*)", name) else None
 
 
@@ -1449,25 +1571,36 @@ def sale_fields(turn: Turn) -> dict:
         args["auto_activate"] = True
     description = re.search(r"\bdescription\s*(?:is|:|=)?\s*(.+)$", msg.low)
     if description:
-        args["description"] = msg.raw[description.start(1):description.end(1)].strip()[:1000]
+        args["description"] = msg.raw[description.start(1) : description.end(1)].strip()[:1000]
     return args
 
 
 # Addresses: "ship to Jane Doe, 12 Oak St, Springfield, IL 62701" ---------------------------------------------
 
-STREET_SUFFIX = (r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|ter|terrace|"
-                 r"pkwy|parkway|hwy|highway|cir|circle|sq|square|trl|trail|row|close|crescent|broadway)\.?")
+STREET_SUFFIX = (
+    r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|way|ct|court|pl|place|ter|terrace|"
+    r"pkwy|parkway|hwy|highway|cir|circle|sq|square|trl|trail|row|close|crescent|broadway)\.?"
+)
 STREET_RX = re.compile(r"^(?:\d+[a-z]?(?:-\d+)?\s+\S+\s+\S|p\.?\s*o\.?\s+box\b)", re.I)
 ZIP = re.compile(r"\b(\d{5}(?:-\d{4})?)\b|\b([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b")
-PHONE = re.compile(r"(?:\b(?:phone|tel|mobile|cell)(?:\s+number)?\s*(?:is|:)?\s*)(\+?\d[\d\s().-]{6,}\d)|"
-                   r"(\+?\b\d{1,2}[\s.-]?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b|\(\d{3}\)\s?\d{3}[\s.-]\d{4}\b)", re.I)
-LABELS = re.compile(r"\b(name|address|street|city|town|state|province|zip(?:\s*code)?|postal\s*code|postcode|country)"
-                    r"\s*(?:is|:|=)\s*([^,;\n]+)", re.I)
+PHONE = re.compile(
+    r"(?:\b(?:phone|tel|mobile|cell)(?:\s+number)?\s*(?:is|:)?\s*)(\+?\d[\d\s().-]{6,}\d)|"
+    r"(\+?\b\d{1,2}[\s.-]?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b|\(\d{3}\)\s?\d{3}[\s.-]\d{4}\b)",
+    re.I,
+)
+LABELS = re.compile(
+    r"\b(name|address|street|city|town|state|province|zip(?:\s*code)?|postal\s*code|postcode|country)"
+    r"\s*(?:is|:|=)\s*([^,;\n]+)",
+    re.I,
+)
 LABEL_KEYS = {"name": "shipping_name", "address": "shipping_address", "street": "shipping_address",
               "city": "shipping_city", "town": "shipping_city", "state": "shipping_state", "province": "shipping_state",
               "country": "shipping_country"}  # fmt: skip
-NOT_NAMES = re.compile(r"^(?:yes|yeah|no|ok|okay|sure|thanks|thank you|please|cancel|checkout|check out|now|hi|hello|"
-                       r"done|go|continue|next|help|and|the|it|that|ready|pay|buy)$", re.I)
+NOT_NAMES = re.compile(
+    r"^(?:yes|yeah|no|ok|okay|sure|thanks|thank you|please|cancel|checkout|check out|now|hi|hello|"
+    r"done|go|continue|next|help|and|the|it|that|ready|pay|buy)$",
+    re.I,
+)
 COURTESY = re.compile(r"(?i)\b(?:please|thanks|thank\s+you|thx|asap|cheers)\b")
 CHECKOUT_WORDS = re.compile(r"(?i)\b(?:please|thanks|thank\s+you|and|ok|okay|now)\b|" + CHECKOUT.pattern)
 
@@ -1483,21 +1616,21 @@ def address_fields(msg: Msg, *, bare_name: bool) -> dict:
     phone = PHONE.search(text)
     if phone:
         out["shipping_phone"] = (phone.group(1) or phone.group(2)).strip()[:30]
-        text = text[:phone.start()] + " " + text[phone.end():]
+        text = text[: phone.start()] + " " + text[phone.end() :]
     labelled = _labelled(text)
     if len(labelled) >= 2:
         return {**out, **labelled}
     lead = SHIP_TO.search(text.lower())
-    blob = text[lead.end():] if lead else CHECKOUT_WORDS.sub(" ", text)
+    blob = text[lead.end() :] if lead else CHECKOUT_WORDS.sub(" ", text)
     blob = COURTESY.sub(" ", blob)
     name = re.search(r"(?i)\b(?:my\s+name\s+is|name\s*:)\s+([a-z][\w'.-]*(?:\s+[a-z][\w'.-]*){0,3})",
                      blob)  # fmt: skip
     if name:
         out["shipping_name"] = name.group(1).strip()
-        blob = blob[:name.start()] + blob[name.end():]
+        blob = blob[: name.start()] + blob[name.end() :]
     parts = [p.strip(" .!") for p in re.split(r"[,;\n]+", blob) if p.strip(" .!")]
     out.update(_address_from_parts(parts, bare_name=bare_name or bool(lead)))
-    return {k: v[:LIMITS.get(k, 255)] for k, v in out.items() if v}
+    return {k: v[: LIMITS.get(k, 255)] for k, v in out.items() if v}
 
 
 LIMITS = {"shipping_address": 500, "shipping_city": 100, "shipping_state": 100, "shipping_zip": 20,
@@ -1520,10 +1653,10 @@ def _address_from_parts(parts: list[str], *, bare_name: bool) -> dict:
         part = parts[zip_at]
         match = list(ZIP.finditer(part))[-1]
         out["shipping_zip"] = match.group(0)
-        after = ", ".join(filter(None, [part[match.end():].strip(" ,"), *parts[zip_at + 1:]]))
+        after = ", ".join(filter(None, [part[match.end() :].strip(" ,"), *parts[zip_at + 1 :]]))
         if after:
             out["shipping_country"] = after
-        before = part[:match.start()].strip(" ,")
+        before = part[: match.start()].strip(" ,")
         head = parts[:zip_at] + ([before] if before else [])
     if not head:
         return out
@@ -1577,7 +1710,7 @@ def _take_name_and_street(head: list[str], out: dict, *, bare_name: bool) -> Non
         joined = next((i for i, p in enumerate(head) if re.search(r"\s(?:at\s+)?\d+[a-z]?\s+\S", p, re.I)), None)
         if joined is not None:
             name, street = re.split(r"\s+(?:at\s+)?(?=\d)", head[joined], maxsplit=1)
-            head = head[:joined] + [name, street] + head[joined + 1:]
+            head = head[:joined] + [name, street] + head[joined + 1 :]
             street_at = joined + 1
     if street_at is not None:
         out["shipping_address"] = ", ".join(head[street_at:])

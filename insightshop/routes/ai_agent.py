@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from flask import Blueprint, make_response, redirect, request, session, url_for
 from jinja2_fragments.flask import render_blocks
 
@@ -70,10 +72,8 @@ def confirm(confirmation_id: str):
 @assistant.post("/chat/forget")
 def forget():
     if EmptyForm().validate_on_submit() and _conversation_id():
-        try:
+        with contextlib.suppress(DomainError):  # already gone, or someone else's: nothing to delete
             chat.delete_conversation(current_actor(), _conversation_id())
-        except DomainError:
-            pass
         session.pop(CONVERSATION_KEY, None)
     return redirect(url_for("assistant.show_chat"), 303)
 

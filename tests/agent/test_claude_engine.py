@@ -167,11 +167,16 @@ def test_admin_assistant_page_shows_the_engine_and_tests_the_connection(app, cli
     from tests.factories import csrf_token
 
     make_admin()
-    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": csrf_token(client, "/login")})
+    client.post(
+        "/login",
+        data={"email": "boss@example.com", "password": "an admin password", "csrf_token": csrf_token(client, "/login")},
+    )
     claude((200, message([text("p")])))
 
     page = client.get("/admin/assistant").get_data(as_text=True)
-    tested = client.post("/admin/assistant", data={"csrf_token": csrf_token(client, "/admin/assistant")}).get_data(as_text=True)
+    tested = client.post("/admin/assistant", data={"csrf_token": csrf_token(client, "/admin/assistant")}).get_data(
+        as_text=True
+    )
 
     assert "claude" in page and "claude-sonnet-4-5" in page and "configured" in page
     assert "claude-sonnet-4-5 answered." in tested

@@ -407,7 +407,11 @@ def test_the_corpus_is_big_and_covers_every_seed_tool_but_login():
 
 
 def test_passwords_never_reach_a_call_or_the_context():
-    for message in ("log me in, my password is hunter2", "login as bob@x.com with password hunter2", "sign in: hunter2"):
+    for message in (
+        "log me in, my password is hunter2",
+        "login as bob@x.com with password hunter2",
+        "sign in: hunter2",
+    ):
         result = interpret(message)
         assert result.wants_login_form and not result.calls
         assert "hunter2" not in repr(result.context)

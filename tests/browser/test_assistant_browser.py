@@ -1,6 +1,5 @@
 """The assistant in a real browser, with the built-in offline engine (no key, no network)."""
 
-
 from playwright.sync_api import expect
 
 from insightshop.extensions import db

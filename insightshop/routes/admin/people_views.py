@@ -107,4 +107,6 @@ def assistant_settings():
         result = test_connection(current_app.config)
     turns = audit.list_entries(action=None, limit=300)
     tool_turns = [e for e in turns if e.action.startswith("tool.")][:50]
-    return render_template("admin/assistant.html", status=engine_status(current_app.config), result=result, turns=tool_turns)
+    return render_template(
+        "admin/assistant.html", status=engine_status(current_app.config), result=result, turns=tool_turns
+    )
