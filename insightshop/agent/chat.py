@@ -90,7 +90,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
             limits["auth"] += error_kind(entry["error"]["code"]) == "auth"
         return entry
 
-    engine, plan = respond(text, context, actor, _history(conversation), execute)
+    engine, plan = respond(text, context, actor, _history(conversation), execute, observe=tool_calls.append)
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())
     reply = plan.reply or plan.follow_up or replies.compose(tool_calls)

@@ -40,7 +40,7 @@ class ClaudeEngine:
                                           max_retries=1, timeout=30.0)  # fmt: skip
         self.mcp_servers = json.loads(config["ANTHROPIC_MCP_SERVERS"]) if config.get("ANTHROPIC_MCP_SERVERS") else None
 
-    def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute) -> Plan:
+    def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute, observe=None) -> Plan:
         role = "admin" if is_admin else "user"
         tools = get_tools_for_llm(role)
         if tools:
@@ -54,6 +54,9 @@ class ClaudeEngine:
             response = self._create(system, tools, messages)
             texts = [block.text for block in response.content if block.type == "text"]
             uses = [block for block in response.content if block.type == "tool_use"]
+            for entry in remote_mcp_calls(response.content):
+                if observe is not None:
+                    observe(entry)
             if response.stop_reason != "tool_use" or not uses:
                 break
             messages.append(
@@ -97,6 +100,23 @@ class ClaudeEngine:
             "content": json.dumps(payload, default=str)[:20000],
             "is_error": is_error,
         }
+
+
+def remote_mcp_calls(content) -> list[dict]:
+    """Tool calls a remote MCP server ran for the model (mcp_tool_use + mcp_tool_result), as tool_calls entries."""
+    results = {block.tool_use_id: block for block in content if block.type == "mcp_tool_result"}
+    entries = []
+    for use in (block for block in content if block.type == "mcp_tool_use"):
+        result = results.get(use.id)
+        text = " ".join(part.text for part in (result.content if result and not isinstance(result.content, str) else [])
+                        if getattr(part, "type", "") == "text") or (result.content if result and isinstance(result.content, str) else "")  # fmt: skip
+        name = f"{use.server_name}.{use.name}"
+        if result is not None and not result.is_error:
+            entries.append({"name": name, "arguments": use.input, "outcome": "executed", "result": {"text": text}})
+        else:
+            entries.append({"name": name, "arguments": use.input, "outcome": "error",
+                            "error": {"code": "remote_tool_error", "message": text or "no result", "kind": "server"}})  # fmt: skip
+    return entries
 
 
 def _alternate(messages: list[dict]) -> list[dict]:

@@ -76,11 +76,13 @@ def engine_for():
     return OfflineEngine()
 
 
-def respond(message: str, context: dict, actor, history: list[dict], execute):
+def respond(message: str, context: dict, actor, history: list[dict], execute, observe=None):
     """One turn with the configured engine; if its service fails, the offline engine answers this turn."""
     engine = engine_for()
     try:
-        return engine, engine.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)
+        if isinstance(engine, OfflineEngine) or observe is None:
+            return engine, engine.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)
+        return engine, engine.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute, observe=observe)
     except EngineUnavailable as error:
         fallback = OfflineEngine()
         plan = fallback.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)

@@ -312,6 +312,7 @@ SEARCH_VERB = _rx(
     r"\b(?:show|find|search|looking\s+for|look\s+for|browse|do\s+you\s+(?:have|sell|carry|stock)|"
     r"got\s+any|recommend|suggest|see|any|i\s+(?:want|need)|shopping\s+for|in\s+the\s+market\s+for)\b"
 )
+SWAP_ITEMS = _rx(r"\b(?:swap|exchange|switch|replace|change)\s+(?:out\s+)?(.+?)\s+(?:for|with|to|into)\s+(.+)$")
 SWAP = _rx(r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b")
 QTY_CHANGE = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
@@ -831,7 +832,7 @@ def h_order_update(turn: Turn) -> Interpretation | None:
         or (msg.integers[0] if len(msg.integers) == 1 else None)
     )
     if order_id is None:
-        return ask(turn, QUESTIONS["admin_order_update_status"])
+        return ask(turn, f"Which order number should be marked {status}?", "admin_order_update_status", {"status": status})
     return call(turn, "admin_order_update_status", {"order_id": order_id, "status": status})
 
 
@@ -976,6 +977,22 @@ def _order_status(turn: Turn) -> Interpretation:
     return finish(turn, "order_status", args)
 
 
+def h_swap(turn: Turn) -> Interpretation | None:
+    """ "swap the white shirt for a blue one": remove the old line, add the new one (unsaid details carried over)."""
+    match = SWAP_ITEMS.search(turn.msg.without_refs)
+    if not match:
+        return None
+    old, new = _item(match.group(1)), _item(match.group(2))
+    if not old.identified or not (new.identified or new.color or new.size):
+        return None
+    if not new.identified:
+        new.product_id, new.clothing_type = old.product_id, old.clothing_type
+    if new.clothing_type == old.clothing_type:
+        new.fill(Item(color=old.color, size=old.size, category=old.category))
+    removal = old.arguments(remove=True) | ({"quantity": old.quantity} if old.quantity else {})
+    return calls(turn, [("cart_remove_item", removal), ("cart_add_item", {**new.arguments(), "quantity": new.quantity or 1})])
+
+
 def h_cart_remove(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     if not msg.has(REMOVE) or (msg.has(ORDER_TALK) and not msg.has(CART_RX) and not msg.types):
@@ -1099,6 +1116,14 @@ def _fill_review(turn: Turn) -> Interpretation | None:
     return finish(turn, "review_create", args)
 
 
+def _fill_order_update(turn: Turn) -> Interpretation | None:
+    msg = turn.msg
+    order_id = msg.order_id or (msg.integers[0] if len(msg.integers) == 1 else None)
+    if order_id is None:
+        return None
+    return call(turn, "admin_order_update_status", {**turn.pending_args("admin_order_update_status"), "order_id": order_id})
+
+
 def _fill_compare(turn: Turn) -> Interpretation | None:
     ids = list(dict.fromkeys(turn.msg.integers))
     return call(turn, "compare_products", {"product_ids": ids[:10]}) if len(ids) >= 2 else None
@@ -1124,6 +1149,7 @@ PENDING_FILLERS: dict[str, Callable[[Turn], Interpretation | None]] = {
     "checkout_proceed": _fill_checkout,
     "order_status": _fill_order_status,
     "order_track": _fill_track,
+    "admin_order_update_status": _fill_order_update,
     "review_create": _fill_review,
     "compare_products": _fill_compare,
     "admin_sale_create": _fill_sale,
@@ -1246,7 +1272,7 @@ RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update, h_orders_list,
     h_checkout, h_cart_clear, h_review, h_compare, h_track, h_order_status,
-    h_cart_show, h_cart_remove, h_cart_add, h_quantity_change,
+    h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
     h_pending, h_refine, h_compare_list, h_search, h_small_talk,
 )  # fmt: skip
 

@@ -180,3 +180,19 @@ def test_admin_assistant_page_shows_the_engine_and_tests_the_connection(app, cli
 
     assert "claude" in page and "claude-sonnet-4-5" in page and "configured" in page
     assert "claude-sonnet-4-5 answered." in tested
+
+
+def test_remote_mcp_connector_blocks_are_reported_like_local_calls(app, claude):
+    app.config["ANTHROPIC_MCP_SERVERS"] = '[{"type": "url", "url": "https://tools.example/mcp", "name": "weather"}]'
+    script = claude((200, message([
+        {"type": "mcp_tool_use", "id": "mcptu_1", "name": "forecast", "server_name": "weather", "input": {"city": "Oslo"}},
+        {"type": "mcp_tool_result", "tool_use_id": "mcptu_1", "is_error": False, "content": [{"type": "text", "text": "Rain, 4°C"}]},
+        text("Bring a coat — our wool coats are warm."),
+    ])))  # fmt: skip
+
+    turn = chat.chat_turn(Actor(guest_id="g"), "what should I wear in Oslo?")
+
+    assert turn["tool_calls"] == [{"name": "weather.forecast", "arguments": {"city": "Oslo"}, "outcome": "executed",
+                                   "result": {"text": "Rain, 4°C"}}]  # fmt: skip
+    assert script.requests[0]["mcp_servers"][0]["name"] == "weather"
+    assert turn["reply"] == "Bring a coat — our wool coats are warm."
