@@ -73,6 +73,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     db.session.add(
         ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text))
     )
+    db.session.commit()  # stored before any tool runs: a failing tool rolls back only its own work
     context = dict(conversation.context or {}) | {"user_email": actor.user.email if actor.user else None}
     tool_calls, turn_cards = [], []
     limits = {"errors": 0, "auth": 0}
@@ -97,7 +98,9 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     notice = (plan.context or {}).get("engine_notice")
     if notice:
         reply = f"{reply} {notice}"
-    conversation.context = {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "engine_notice")}
+    conversation.context = _remember_products(
+        {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "engine_notice")}, tool_calls
+    )
     conversation.updated_at = utcnow()
     db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls,
                                cards=turn_cards, engine=engine.name))  # fmt: skip
@@ -116,6 +119,7 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
     tool_calls, turn_cards = [], []
     if approve:
         pending.status = "approved"
+        db.session.commit()  # decided before it runs: a failing tool cannot leave it approvable again
         result = run_tool(pending.tool, pending.arguments, actor)
         entry = _entry(pending.tool, pending.arguments, result)
         tool_calls.append(entry)
@@ -146,7 +150,7 @@ def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments:
         summary = replies.summarise(name, arguments, actor)
         pending = PendingConfirmation(conversation_id=conversation.id, tool=name, arguments=arguments, summary=summary)
         db.session.add(pending)
-        db.session.flush()
+        db.session.commit()
         entry = {"name": name, "arguments": arguments, "outcome": "needs_confirmation", "confirmation_id": pending.id,
                  "summary": summary}  # fmt: skip
         return entry, cards.confirmation_card(pending.id, name, summary)
@@ -166,6 +170,21 @@ def _entry(name: str, arguments: dict, result: dict) -> dict:
     )
     return {"name": name, "arguments": arguments, "outcome": outcome,
             "error": {"code": error["code"], "message": error["message"], "kind": error_kind(error["code"])}}  # fmt: skip
+
+
+def _remember_products(context: dict, tool_calls: list[dict]) -> dict:
+    """Products the shopper just saw or added, so "add the first one" or "compare them" point at real ids."""
+    for entry in tool_calls:
+        if entry["outcome"] != "executed" or not isinstance(entry.get("result"), dict):
+            continue
+        result = entry["result"]
+        shown = [p["id"] for p in result.get("products", []) if isinstance(p, dict) and "id" in p]
+        if shown:
+            context["last_product_ids"] = shown[:10]
+            context["last_product_id"] = shown[0]
+        for added in result.get("added", []):
+            context["last_product_id"] = added.get("product_id", context.get("last_product_id"))
+    return context
 
 
 def _history(conversation: Conversation) -> list[dict]:

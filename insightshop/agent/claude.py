@@ -40,7 +40,9 @@ class ClaudeEngine:
                                           max_retries=1, timeout=30.0)  # fmt: skip
         self.mcp_servers = json.loads(config["ANTHROPIC_MCP_SERVERS"]) if config.get("ANTHROPIC_MCP_SERVERS") else None
 
-    def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute, observe=None) -> Plan:
+    def respond(
+        self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute, observe=None
+    ) -> Plan:
         role = "admin" if is_admin else "user"
         tools = get_tools_for_llm(role)
         if tools:

@@ -82,7 +82,9 @@ def respond(message: str, context: dict, actor, history: list[dict], execute, ob
     try:
         if isinstance(engine, OfflineEngine) or observe is None:
             return engine, engine.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)
-        return engine, engine.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute, observe=observe)
+        return engine, engine.respond(
+            message, context, is_admin=actor.is_admin, history=history, execute=execute, observe=observe
+        )
     except EngineUnavailable as error:
         fallback = OfflineEngine()
         plan = fallback.respond(message, context, is_admin=actor.is_admin, history=history, execute=execute)

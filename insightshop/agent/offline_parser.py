@@ -9,9 +9,9 @@ the search index agree on "tees", "trousers" or "ladies". Every planned call is 
 strict schema before it leaves the engine.
 
 Context (a JSON-able dict, returned updated in `Interpretation.context`) carries what the next turn may refer to:
-last_item / last_quantity (the last cart_add_item), last_search, last_product_id, last_product_ids (compared or
-listed products, for "the first one"), last_order_id, last_action, and `pending` (a partly filled call waiting for
-the user's answer). The caller may add user_email (the logged-in user's address) and today ("YYYY-MM-DD").
+last_item / last_quantity (the cart line last added or removed), last_search, last_product_id, last_product_ids
+(compared or listed products, for "the first one"), last_order_id, last_action, and `pending` (a partly filled call
+waiting for the user's answer). The caller may add user_email (the logged-in user's address) and today ("YYYY-MM-DD").
 """
 
 from __future__ import annotations
@@ -76,25 +76,30 @@ _STATE_WORDS = (
     "montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia washington "
     "wisconsin wyoming"
 )
-STATE_NAMES = _STATE_WORDS.split() + ["new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota",
-            "rhode island", "south carolina", "south dakota", "west virginia", "district of columbia"]  # fmt: skip
+STATE_NAMES = _STATE_WORDS.split() + [
+    "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota", "rhode island",
+    "south carolina", "south dakota", "west virginia", "district of columbia",
+]  # fmt: skip
 MONTHS = {name: i for i, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                                             "dec"), 1)}  # fmt: skip
 
 # Words that say nothing about *which* product: dropped from search queries.
-_NOISE_WORDS = """show find search searching looking look want wanted need needs have has had got get do does did you your any
+_NOISE_WORDS = """
+    show find search searching looking look want wanted need needs have has had got get do does did you your any
     anything something some items item products product stuff things thing clothes clothing options option ones one
     that those these them it its is are was there what whats which can could would will should i im id ive like love
     please pls plz me us our buy browse see display list recommend suggest give sell carry stock available price
-    priced cost costs dollars dollar bucks usd under below less than more max maximum most up to at sort sorted order
-    ordered by from high low highest lowest hey hi hello a an the for with in on of and or also just only really very
-    too good great nice new all every kind kinds type types style styles selection range collection catalog catalogue
-    shop store section category department wear wearing shopping pair pairs maybe perhaps currently right now today
-    got ya tell about how much many where here cool cute pretty awesome lovely dark light bright pale colour color
-    shade size sized sizes fit fits fitting fitted into interested else other another same again instead rather
-    buying purchase purchasing looking check go lets let us we my mine his hers their theirs think thinking under
-    over between cheap cheaper cheapest expensive dollars each per bit little lot lots few couple dozen first
-    ones prefer preferably ideally either neither anyone someone somebody everything anything gift gifts present out after"""
+    priced cost costs dollars dollar bucks usd under below less than more max maximum most up to at sort sorted
+    order ordered by from high low highest lowest hey hi hello a an the for with in on of and or also just only
+    really very too good great nice new all every kind kinds type types style styles selection range collection
+    catalog catalogue shop store section category department wear wearing shopping pair pairs maybe perhaps
+    currently right now today got ya tell about how much many where here cool cute pretty awesome lovely dark light
+    bright pale colour color shade size sized sizes fit fits fitting fitted into interested else other another same
+    again instead rather buying purchase purchasing looking check go lets let us we my mine his hers their theirs
+    think thinking under over between cheap cheaper cheapest expensive dollars each per bit little lot lots few
+    couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
+    gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
+"""
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
 # Regular expressions ---------------------------------------------------------------------------------------------
@@ -117,7 +122,7 @@ EXTRA_PHRASES = tuple(
     )
 )
 WORD = re.compile(r"[a-z0-9]+")
-EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+EMAIL = re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]++@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 ID_TAIL = r"\s*(?:number|num|no\.?|id)?\s*[:#]?\s*(\d+)\b"
 _TYPE_WORDS = {*CLOTHING_TYPES, *EXTRA_TYPES, "tshirt", "tee"} | {
     word for word, terms in SYNONYMS.items() if any(t in CLOTHING_TYPES or t == "tshirt" for t in terms)
@@ -132,7 +137,7 @@ PRODUCT_REF = re.compile(
     r"(?:\b(?:products?|items?|prods?|articles?|sku|ids?|numbers?|nos?\.?)\s*[:#]?\s*|#\s*)"
     r"(\d+(?:\s*(?:,|and|&|or|vs\.?|versus)\s*(?:#\s*)?\d+)*)\b"
 )
-MONEY = r"(\d+(?:\.\d{1,2})?)"
+MONEY = r"(?<![\d.])(\d++(?:\.\d{1,2})?)"
 CURRENCY = r"(?:\$|dollars?|bucks|usd|euros?)"
 AMOUNT = re.compile(r"\$\s*" + MONEY + r"|" + MONEY + r"\s*" + CURRENCY)
 PRICE_MAX = re.compile(
@@ -170,8 +175,9 @@ SORTS = (
     ),
     (
         "rating",
-        r"(?:best|top|highest|most|well|highly)[\s-]+(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+"
-        r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?)\b)|most\s+popular|best[\s-]?sell(?:ing|ers?)|top\s+picks?|\bbest\b",
+        r"(?:best|top|highest|most|well|highly)[\s-]+(?:\d+\s+)?(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+"
+        r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?)\b)|"
+        r"most\s+popular|best[\s-]?sell(?:ing|ers?)|top\s+picks?|\bbest\b",
     ),
     ("relevance", r"(?:sort(?:ed)?|order(?:ed)?)\s+by\s+relevance|most\s+relevant"),
 )
@@ -290,13 +296,15 @@ STATUS_QUESTION = _rx(
     r"coming|come|late|is|has|what|any\s+news|look\s+up|lookup)\b"
 )
 REMOVE = _rx(
-    r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|discard|"
+    r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|"
+    r"discard|"
     r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+want|do\s+not\s+want|no\s+longer\s+want|minus|"
     r"cancel\s+the)\b"
 )
 ADD = _rx(
-    r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|i'?ll\s+(?:take|have|get)|i\s+will\s+"
-    r"(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+(?:order|buy|purchase|get|add)|gimme)\b"
+    r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|"
+    r"i'?ll\s+(?:take|have|get)|i\s+will\s+(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+"
+    r"(?:order|buy|purchase|get|add)|gimme)\b"
 )
 WANT_COUNT = _rx(
     r"\b(?:i\s+need|i\s+want|i'?d\s+like|i\s+would\s+like|get\s+me|can\s+i\s+(?:get|have)|give\s+me)\s+"
@@ -311,6 +319,10 @@ CART_SHOW = _rx(
 SEARCH_VERB = _rx(
     r"\b(?:show|find|search|looking\s+for|look\s+for|browse|do\s+you\s+(?:have|sell|carry|stock)|"
     r"got\s+any|recommend|suggest|see|any|i\s+(?:want|need)|shopping\s+for|in\s+the\s+market\s+for)\b"
+)
+CATALOG_WORDS = _rx(
+    r"\b(?:everything|products|items|catalog(?:ue)?|stuff|collection|arrivals|deals|discounts|sale|"
+    r"clothes|clothing|range|selection)\b"
 )
 SWAP_ITEMS = _rx(r"\b(?:swap|exchange|switch|replace|change)\s+(?:out\s+)?(.+?)\s+(?:for|with|to|into)\s+(.+)$")
 SWAP = _rx(r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b")
@@ -335,9 +347,11 @@ HELP = _rx(
 )
 
 SMALL_TALK = _rx("|".join(p.pattern for p in (GREETING, THANKS, BYE, HELP)))
-HELP_TEXT = ("I can search the shop (\"red dresses under $50\"), manage your cart (\"add 2 large white shirts\", "
-             "\"remove the navy hoodie\", \"show my cart\"), compare products (\"compare 1, 2 and 4\"), post a review "
-             "(\"5 stars for product 3: great fit\"), check out, and look up an order or a tracking number.")  # fmt: skip
+HELP_TEXT = (
+    'I can search the shop ("red dresses under $50"), manage your cart ("add 2 large white shirts", "remove the navy '
+    'hoodie", "show my cart"), compare products ("compare 1, 2 and 4"), post a review ("5 stars for product 3: great '
+    'fit"), check out, and look up an order or a tracking number.'
+)
 ADMIN_HELP = (" As an admin you can also manage products, orders (\"mark order 5 as shipped\"), sales, carts and "
               "reviews.")  # fmt: skip
 
@@ -548,7 +562,8 @@ QUESTIONS = {
     "order_status": "Sure — I need {missing} to look the order up.",
     "order_track": "What's the tracking number?",
     "review_create": "Happy to post that review — {missing}?",
-    "compare_products": "Which products should I compare? Give me at least two product numbers, e.g. \"compare 3 and 8\".",
+    "compare_products": "Which products should I compare? Give me at least two product numbers, e.g. "
+                        "\"compare 3 and 8\".",
     "admin_product_create": "To create the product I still need {missing}.",
     "admin_sale_create": "To create the sale I still need {missing}.",
     "admin_order_update_status": "Which order, and what status (pending, processing, shipped, delivered, cancelled)?",
@@ -557,12 +572,13 @@ QUESTIONS = {
     "admin_review_delete": "Which review number should I delete?",
     "admin_cart_clear_user": "Which user's cart (user number) should I clear?",
 }  # fmt: skip
-FIELD_NAMES = {"shipping_name": "the recipient's name", "shipping_address": "the street address",
-               "shipping_city": "the city", "shipping_state": "the state", "shipping_zip": "the ZIP code",
-               "email": "your email address", "order_id": "the order number", "product_id": "which product (its number)",
-               "rating": "how many stars (1–5)", "name": "a name", "price": "a price", "category": "a category (men, "
-               "women or kids)", "discount_percentage": "the discount (e.g. 30%)", "start_date": "a start date",
-               "end_date": "an end date"}  # fmt: skip
+FIELD_NAMES = {
+    "shipping_name": "the recipient's name", "shipping_address": "the street address", "shipping_city": "the city",
+    "shipping_state": "the state", "shipping_zip": "the ZIP code", "email": "your email address",
+    "order_id": "the order number", "product_id": "which product (its number)", "rating": "how many stars (1–5)",
+    "name": "a name", "price": "a price", "category": "a category (men, women or kids)",
+    "discount_percentage": "the discount (e.g. 30%)", "start_date": "a start date", "end_date": "an end date",
+}  # fmt: skip
 
 
 def finish(turn: Turn, tool: str, args: dict) -> Interpretation:
@@ -727,7 +743,8 @@ def _base_item(turn: Turn) -> Item | None:
     last = ctx.get("last_item")
     if isinstance(last, dict) and last:
         return Item(product_id=last.get("product_id"), clothing_type=last.get("clothing_type"),
-                    color=last.get("selected_color"), size=last.get("selected_size"), category=last.get("category"))  # fmt: skip
+                    color=last.get("selected_color"), size=last.get("selected_size"),
+                    category=last.get("category"))  # fmt: skip
     return Item(product_id=ctx["last_product_id"]) if isinstance(ctx.get("last_product_id"), int) else None
 
 
@@ -832,7 +849,9 @@ def h_order_update(turn: Turn) -> Interpretation | None:
         or (msg.integers[0] if len(msg.integers) == 1 else None)
     )
     if order_id is None:
-        return ask(turn, f"Which order number should be marked {status}?", "admin_order_update_status", {"status": status})
+        return ask(
+            turn, f"Which order number should be marked {status}?", "admin_order_update_status", {"status": status}
+        )
     return call(turn, "admin_order_update_status", {"order_id": order_id, "status": status})
 
 
@@ -990,7 +1009,9 @@ def h_swap(turn: Turn) -> Interpretation | None:
     if new.clothing_type == old.clothing_type:
         new.fill(Item(color=old.color, size=old.size, category=old.category))
     removal = old.arguments(remove=True) | ({"quantity": old.quantity} if old.quantity else {})
-    return calls(turn, [("cart_remove_item", removal), ("cart_add_item", {**new.arguments(), "quantity": new.quantity or 1})])
+    return calls(
+        turn, [("cart_remove_item", removal), ("cart_add_item", {**new.arguments(), "quantity": new.quantity or 1})]
+    )
 
 
 def h_cart_remove(turn: Turn) -> Interpretation | None:
@@ -1084,8 +1105,20 @@ def h_pending(turn: Turn) -> Interpretation | None:
     return fill(turn) if fill else None
 
 
+def _addressy(msg: Msg, *, name_missing: bool) -> bool:
+    """Does the message carry shipping details (not just any words while a checkout waits)?"""
+    if msg.emails or ZIP.search(msg.raw) or LABELS.search(msg.raw) or SHIP_TO.search(msg.low):
+        return True
+    if re.search(r"\bmy\s+name\s+is\b|^\s*\d+[a-z]?\s+(?:\w+\s+){0,3}" + STREET_SUFFIX + r"(?:\W|$)", msg.low):
+        return True
+    vocabulary = msg.types or msg.colors or msg.category or msg.size or msg.product_ids
+    return name_missing and not vocabulary and _looks_like_name(msg.raw.strip(" .!"))
+
+
 def _fill_checkout(turn: Turn) -> Interpretation | None:
     before = turn.pending_args("checkout_proceed")
+    if not _addressy(turn.msg, name_missing="shipping_name" not in before):
+        return None
     found = address_fields(turn.msg, bare_name="shipping_name" not in before)
     return (
         _checkout(turn, bare_name="shipping_name" not in before)
@@ -1121,7 +1154,9 @@ def _fill_order_update(turn: Turn) -> Interpretation | None:
     order_id = msg.order_id or (msg.integers[0] if len(msg.integers) == 1 else None)
     if order_id is None:
         return None
-    return call(turn, "admin_order_update_status", {**turn.pending_args("admin_order_update_status"), "order_id": order_id})
+    return call(
+        turn, "admin_order_update_status", {**turn.pending_args("admin_order_update_status"), "order_id": order_id}
+    )
 
 
 def _fill_compare(turn: Turn) -> Interpretation | None:
@@ -1181,8 +1216,8 @@ def _attribute_changes(msg: Msg) -> dict:
 def _only_attributes(msg: Msg) -> bool:
     text = _blank(LETTER_SIZE, _blank(PRICE_MAX, msg.core))
     filler = {"what", "about", "how", "in", "a", "an", "the", "for", "please", "ones", "one", "them", "it", "size",
-              "instead", "version", "colour", "color", "maybe", "then", "show", "me", "any", "do", "you", "have", "only",
-              "but", "with", "and", "sorted", "sort", "by"}  # fmt: skip
+              "instead", "version", "colour", "color", "maybe", "then", "show", "me", "any", "do", "you", "have",
+              "only", "but", "with", "and", "sorted", "sort", "by"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     return all(normalise_color(w) or w in SIZE_WORDS or w in CATEGORY_OF for w in words)
 
@@ -1205,7 +1240,8 @@ def h_search(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     parts = search_parts(msg)
     if not any(parts.values()):
-        return None
+        browse = msg.has(SEARCH_VERB) and msg.has(CATALOG_WORDS)
+        return _search_call(turn, {}) if browse else None
     if not (msg.has(SEARCH_VERB) or msg.types or msg.colors or msg.category or msg.max_price or msg.sort_by):
         return None
     last = turn.ctx.get("last_search") or {}
@@ -1346,10 +1382,10 @@ def _update_price(text: str, _msg: Msg) -> int | float | None:
 def _update_stock(text: str, _msg: Msg) -> int | None:
     if re.search(r"\b(?:out\s+of\s+stock|sold\s+out)\b", text):
         return 0
-    match = re.search(r"\b(?:stock|inventory|quantity|qty|restock)\b(?:\s*(?:level|count))?\D*?(\d+)\b", text) or (
+    match = re.search(r"\b(?:stock|inventory|quantity|qty|restock)\b(?:\s*(?:level|count))?\D*?(\d+|zero)\b", text) or (
         re.search(r"\b(\d+)\s*(?:units|pieces|pcs|in\s+stock)\b", text)
     )
-    return int(match.group(1)) if match else None
+    return (0 if match.group(1) == "zero" else int(match.group(1))) if match else None
 
 
 def _update_name(_text: str, msg: Msg) -> str | None:
@@ -1374,8 +1410,8 @@ def _update_color(text: str, _msg: Msg) -> str | None:
 
 
 def _update_active(text: str, _msg: Msg) -> bool | None:
-    if re.search(r"\b(?:re-?activate|activate|re-?enable|enable|restore|publish|unhide|bring\s+back|relist|unarchive)\b|\bmake\b.*\b(?:active|visible|live)\b",
-                 text):  # fmt: skip
+    if re.search(r"\b(?:re-?activate|activate|re-?enable|enable|restore|publish|unhide|bring\s+back|relist|"
+                 r"unarchive)\b|\bmake\b.*\b(?:active|visible|live)\b", text):  # fmt: skip
         return True
     if re.search(r"\b(?:inactive|invisible|hidden|unavailable)\b", text):
         return False
@@ -1390,8 +1426,8 @@ UPDATE_EXTRACTORS = (
 
 
 def _sizes_list(text: str) -> list[str]:
-    match = re.search(r"\bsizes?\b\s*:?\s*((?:xxl|xl|xs|s|m|l|small|medium|large)(?:\s*(?:,|/|and|&|or|-|to|through|\s)\s*"
-                      r"(?:xxl|xl|xs|s|m|l|small|medium|large))*)\b", text)  # fmt: skip
+    match = re.search(r"\bsizes?\b\s*:?\s*((?:xxl|xl|xs|s|m|l|small|medium|large)(?:\s*(?:,|/|and|&|or|-|to|"
+                      r"through|\s)\s*(?:xxl|xl|xs|s|m|l|small|medium|large))*)\b", text)  # fmt: skip
     if not match:
         return []
     found = [normalise_size(t) for t in re.findall(r"xxl|xl|xs|small|medium|large|\b[sml]\b", match.group(1))]
@@ -1417,8 +1453,8 @@ def _called(msg: Msg, extra: str = "") -> str | None:
 
 
 def _product_name(msg: Msg) -> str | None:
-    match = re.search(r"\bproduct\s*[:\-]?\s+(?!called\b|named\b|titled\b|for\b|with\b|in\b|at\b)([a-z].+?)" + NAME_STOP,
-                      msg.low)  # fmt: skip
+    match = re.search(r"\bproduct\s*[:\-]?\s+(?!called\b|named\b|titled\b|for\b|with\b|in\b|at\b)([a-z].+?)"
+                      + NAME_STOP, msg.low)  # fmt: skip
     return msg.raw[match.start(1) : match.end(1)].strip(" '") if match else None
 
 
@@ -1748,7 +1784,9 @@ def _take_name_and_street(head: list[str], out: dict, *, bare_name: bool) -> Non
 
 def _looks_like_name(text: str) -> bool:
     words = text.split()
-    return 1 <= len(words) <= 5 and not re.search(r"\d", text) and not NOT_NAMES.match(text) and len(text) >= 2
+    if not 1 <= len(words) <= 5 or len(text) < 2 or NOT_NAMES.match(text):
+        return False
+    return all(re.fullmatch(r"[^\W\d_][\w'.-]*", w) and w.lower() not in NOISE for w in words)
 
 
 # The engine ---------------------------------------------------------------------------------------------------
@@ -1799,7 +1837,9 @@ def _interpret_clauses(clauses: list[str], context: dict | None, is_admin: bool)
 
 def interpret(message: str, context: dict | None = None, *, is_admin: bool = False) -> Interpretation:
     """Map one message (plus the previous turn's context) to tool calls, a reply, or a follow-up question.
-    Pure: no DB, no network. is_admin only changes the help text — the guard decides what may run."""
+    Pure: no DB, no network. is_admin never unlocks anything (admin requests are planned for everyone and the
+    guard refuses them); it only adds admin examples to the help text and lets an admin's bare statement
+    "order 9 has been shipped" mean a status change rather than a question."""
     clauses = [c for c in CLAUSE_SPLIT.split(message or "") if c and c.strip()]
     if len(clauses) > 1:
         combined = _interpret_clauses(clauses, context, is_admin)

@@ -29,7 +29,7 @@ class ScriptedEngine:
     def __init__(self, *calls, reply=None, login=False):
         self.calls, self.reply, self.login = list(calls), reply, login
 
-    def respond(self, message, context, *, is_admin, history, execute):
+    def respond(self, message, context, *, is_admin, history, execute, observe=None):
         for call in self.calls:
             if execute(call.name, call.arguments) is None:
                 break
@@ -158,3 +158,20 @@ def test_login_requests_show_a_form_and_never_take_a_password(guest, script):
     script(reply="Use the form to log in.", login=True)
     turn = chat.chat_turn(guest, "log me in")
     assert turn["cards"] == [{"type": "login_form"}] and turn["tool_calls"] == []
+
+
+def test_a_confirmation_whose_tool_fails_cannot_be_approved_again(guest, script):
+    script(Call("cart_clear", {}))
+    turn = chat.chat_turn(guest, "empty my cart")  # the guest has no cart lines: clearing still works, so break it
+    confirmation = turn["tool_calls"][0]["confirmation_id"]
+    from insightshop.models.conversations import PendingConfirmation
+
+    db.session.get(PendingConfirmation, confirmation).arguments = {"unexpected": True}
+    db.session.commit()
+
+    failed = chat.confirm(guest, turn["conversation_id"], confirmation, True)
+
+    assert failed["tool_calls"][0]["outcome"] == "rejected"
+    assert db.session.get(PendingConfirmation, confirmation).status == "approved"
+    with pytest.raises(Invalid):
+        chat.confirm(guest, turn["conversation_id"], confirmation, True)
