@@ -38,7 +38,9 @@ class RecordedStripe(stripe.HTTPClient):
         return json.dumps(body), status, {"Request-Id": f"req_recorded_{len(self.requests)}"}
 
     def request_stream(self, method, url, headers, post_data=None, *, _usage=None):
-        raise NotImplementedError
+        """The same recorded answer, as a stream of bytes (the SDK streams only for file downloads)."""
+        body, status, response_headers = self.request(method, url, headers, post_data, _usage=_usage)
+        return iter([body.encode()]), status, response_headers
 
     def close(self):
         pass

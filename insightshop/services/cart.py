@@ -49,7 +49,7 @@ def get_cart(actor: Actor) -> Cart:
     """The actor's cart with prices read now."""
     if not actor.has_owner:
         return Cart([], Decimal("0.00"), 0)
-    items = db.session.scalars(_owned(actor).order_by(CartItem.created_at, CartItem.id)).unique().all()
+    items = db.session.scalars(owned_items(actor).order_by(CartItem.created_at, CartItem.id)).unique().all()
     book = pricing.PriceBook()
     lines = []
     for item in items:
@@ -76,7 +76,7 @@ def add_item(
     _check_quantity(quantity)
     product = catalog.get_product(product_id)
     variant = resolve_variant(product, color, size)
-    item = db.session.scalar(_owned(actor).where(CartItem.variant_id == variant.id))
+    item = db.session.scalar(owned_items(actor).where(CartItem.variant_id == variant.id))
     wanted = quantity + (item.quantity if item else 0)
     if wanted > MAX_LINE_QUANTITY:
         have = item.quantity if item else 0
@@ -85,7 +85,7 @@ def add_item(
             code=ErrorCode.QUANTITY_LIMIT,
             details=[{"field": "quantity", "message": f"at most {MAX_LINE_QUANTITY - have} more"}],
         )
-    _check_stock(product, variant, wanted)
+    check_stock(product, variant, wanted)
     if item is None:
         item = CartItem(variant=variant, quantity=quantity, **_owner_fields(actor))
         db.session.add(item)
@@ -99,7 +99,7 @@ def update_quantity(actor: Actor, item_id: int, quantity: int) -> CartLine:
     """Set a line's quantity (1–10, within stock)."""
     item = _get_item(actor, item_id)
     _check_quantity(quantity)
-    _check_stock(item.variant.product, item.variant, quantity)
+    check_stock(item.variant.product, item.variant, quantity)
     item.quantity = quantity
     db.session.commit()
     return _line(item)
@@ -174,7 +174,8 @@ def _check_quantity(quantity: int) -> None:
                       details=[{"field": "quantity", "message": f"from 1 to {MAX_LINE_QUANTITY}"}])  # fmt: skip
 
 
-def _check_stock(product: Product, variant: ProductVariant, wanted: int) -> None:
+def check_stock(product: Product, variant: ProductVariant, wanted: int) -> None:
+    """Refuse (409 out_of_stock) a quantity the variant does not have."""
     if wanted > variant.stock:
         what = f"{product.name} ({variant.color.capitalize()} / {variant.size})"
         message = f"{what} is out of stock" if variant.stock == 0 else f"Only {variant.stock} left of {what}"
@@ -184,13 +185,14 @@ def _check_stock(product: Product, variant: ProductVariant, wanted: int) -> None
 
 def _get_item(actor: Actor, item_id: int) -> CartItem:
     actor.require_owner()
-    item = db.session.scalar(_owned(actor).where(CartItem.id == item_id))
+    item = db.session.scalar(owned_items(actor).where(CartItem.id == item_id))
     if item is None:  # someone else's line is indistinguishable from a missing one
         raise NotFound(f"Cart item {item_id} does not exist")
     return item
 
 
-def _owned(actor: Actor):
+def owned_items(actor: Actor):
+    """A select of the actor's cart lines."""
     return select(CartItem).where(_owner_clause(actor))
 
 

@@ -55,7 +55,7 @@ def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | N
         )
     email = normalise_email(details.email)
     if idempotency_key:
-        existing = _order_for_key(actor, idempotency_key)
+        existing = order_for_key(actor, idempotency_key)
         if existing is not None:
             return existing
     for attempt in range(LOCK_RETRIES):
@@ -68,7 +68,7 @@ def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | N
             time.sleep(0.05 * (attempt + 1))
         except IntegrityError:
             db.session.rollback()
-            existing = _order_for_key(actor, idempotency_key) if idempotency_key else None
+            existing = order_for_key(actor, idempotency_key) if idempotency_key else None
             if existing is None:
                 raise
             return existing
@@ -79,7 +79,7 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
     db.session.rollback()  # a transaction of its own, started below with the write lock
     if db.session.get_bind().dialect.name == "sqlite":
         db.session.execute(text("BEGIN IMMEDIATE"))  # one writer at a time: no two checkouts read the same stock
-    items = db.session.scalars(carts._owned(actor).order_by(CartItem.id)).unique().all()
+    items = db.session.scalars(carts.owned_items(actor).order_by(CartItem.id)).unique().all()
     if not items:
         raise Invalid("Your cart is empty", code=ErrorCode.CART_EMPTY)
     _release_open_checkouts(actor)
@@ -96,7 +96,7 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         product = variant.product
         if not product.is_active:
             raise Conflict(f"{product.name} is no longer sold; remove it from your cart", code=ErrorCode.OUT_OF_STOCK)
-        carts._check_stock(product, variant, item.quantity)
+        carts.check_stock(product, variant, item.quantity)
         lines.append((item, variant, product, book.price_of(product)))
     totals = pricing.totals([(price, item.quantity) for item, _, _, price in lines], details.shipping_method)
     order = Order(
@@ -212,7 +212,8 @@ def track_order(tracking_number: str) -> Order:
     return order
 
 
-def _order_for_key(actor: Actor, key: str) -> Order | None:
+def order_for_key(actor: Actor, key: str) -> Order | None:
+    """The order this customer already placed with an idempotency key, if any."""
     return db.session.scalar(select(Order).where(Order.idempotency_key == _scoped_key(actor, key)))
 
 

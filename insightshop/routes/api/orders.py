@@ -37,7 +37,7 @@ def place_order():
             details=[{"field": "Idempotency-Key", "message": "8–64 characters"}],
         )
     actor = current_actor()
-    existing = orders._order_for_key(actor, key) if key and actor.has_owner else None
+    existing = orders.order_for_key(actor, key) if key and actor.has_owner else None
     order = existing or orders.place_order(actor, orders.ShippingDetails(**body), key)
     return {"order": order_to_dict(order), "order_token": order.guest_token, "replayed": existing is not None}, (
         200 if existing else 201
