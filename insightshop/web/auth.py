@@ -20,6 +20,11 @@ def bearer_token() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def client_address() -> str:
+    """Who is calling, for per-client rate limits (the proxy's forwarded address once ProxyFix trusts it)."""
+    return request.remote_addr or "unknown"
+
+
 def current_actor() -> Actor:
     """The actor of this request (resolved once); an invalid bearer token is a 401."""
     if "actor" not in g:

@@ -38,10 +38,15 @@ def _page(status: int, title: str, message: str):
 
 
 def handle_domain_error(error: DomainError):
+    headers = {}
+    if error.status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="insightshop"'
+    if getattr(error, "retry_after", None):
+        headers["Retry-After"] = str(error.retry_after)
     if wants_json():
-        headers = {"WWW-Authenticate": 'Bearer realm="insightshop"'} if error.status == 401 else None
         return error_response(error.status, error.code, error.message, error.details, headers=headers)
-    return _page(error.status, "Something is not right", error.message)
+    body, status = _page(error.status, "Something is not right", error.message)
+    return body, status, headers
 
 
 def handle_csrf_error(error: CSRFError):
