@@ -5,4 +5,6 @@ from insightshop import create_app
 app = create_app()
 
 if __name__ == "__main__":
-    app.run(host="127.0.0.1", port=app.config["PORT"], debug=app.config["APP_ENV"] == "development")
+    # Never the Werkzeug debugger: its console runs any code for whoever reaches the port. The reloader stays.
+    app.run(host="127.0.0.1", port=app.config["PORT"], debug=False, use_debugger=False,
+            use_reloader=app.config["APP_ENV"] == "development")  # fmt: skip

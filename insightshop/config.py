@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ENVIRONMENTS = ("development", "production", "testing")
 
@@ -60,13 +61,44 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
         "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
         "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),
+        # Failed logins per account (normalised email) and per client address, across every door; guest tokens.
+        "LOGIN_LIMIT_PER_ACCOUNT": os.environ.get("LOGIN_LIMIT_PER_ACCOUNT", "5 per minute"),
+        "LOGIN_LIMIT_PER_CLIENT": os.environ.get("LOGIN_LIMIT_PER_CLIENT", "5 per minute"),
+        "GUEST_LIMIT_PER_CLIENT": os.environ.get("GUEST_LIMIT_PER_CLIENT", "20 per hour"),
+        # Every link in mail is built from this, never from the request's Host header.
+        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL") or None,
+        "TRUSTED_HOSTS": _split(os.environ.get("TRUSTED_HOSTS")),
     }
     config.update(overrides)
     config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
     if "SECRET_KEY" not in config:
         config["SECRET_KEY"] = _secret_key(instance_path, production)
+    _public_base_url(config, production)
     config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])
     return config
+
+
+def _split(value: str | None) -> list[str] | None:
+    items = [item.strip() for item in (value or "").split(",") if item.strip()]
+    return items or None
+
+
+def _public_base_url(config: dict, production: bool) -> None:
+    """PUBLIC_BASE_URL (required in production) and the Host headers the app answers (Flask's TRUSTED_HOSTS)."""
+    base = config.get("PUBLIC_BASE_URL")
+    if not base:
+        if production:
+            raise ConfigError("PUBLIC_BASE_URL must be set in production (e.g. https://shop.example.com)")
+        base = f"http://127.0.0.1:{config['PORT']}"
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"PUBLIC_BASE_URL must be an http(s) URL, not {base!r}")
+    config["PUBLIC_BASE_URL"] = base.rstrip("/")
+    if config.get("TRUSTED_HOSTS") is None:
+        hosts = [parts.hostname]
+        if not production:  # the development server, the test client (localhost) and the browser tests (127.0.0.1)
+            hosts += ["localhost", "127.0.0.1"]
+        config["TRUSTED_HOSTS"] = list(dict.fromkeys(hosts))
 
 
 def normalise_database_url(url: str) -> str:

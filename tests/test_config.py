@@ -15,6 +15,7 @@ def test_production_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path)
 def test_production_cookies_are_secure(monkeypatch, tmp_path):
     monkeypatch.setenv("APP_ENV", "production")
     monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
 
     config = load_config(str(tmp_path))
 

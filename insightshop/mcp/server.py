@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+import click
 import mcp_types as types
 from flask import Flask
 from mcp.server.context import ServerRequestContext
@@ -32,6 +33,12 @@ from . import tools_registry
 
 log = logging.getLogger(__name__)
 request_token: contextvars.ContextVar[str | None] = contextvars.ContextVar("insightshop_mcp_token", default=None)
+request_client: contextvars.ContextVar[str | None] = contextvars.ContextVar("insightshop_mcp_client", default=None)
+
+
+def mcp_client_address() -> str | None:
+    """The address of the MCP-over-HTTP caller whose tool call is running (per-client login limits), else None."""
+    return request_client.get()
 
 
 def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
@@ -39,13 +46,11 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
     otherwise each HTTP request's bearer token does."""
 
     def principal() -> tuple[Actor, Any]:
+        # A token that is no longer valid is refused (DomainError), never served as an anonymous caller.
         token = fixed_token if fixed_token is not None else request_token.get()
         if not token:
             return Actor(), None
-        try:
-            return api_tokens.actor_for_token(token)
-        except DomainError:
-            return Actor(), None
+        return api_tokens.actor_for_token(token)
 
     def role_of(actor: Actor) -> str:
         return "admin" if actor.is_admin else "user" if actor.has_owner else "anonymous"
@@ -54,7 +59,10 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
         ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         with app.app_context():
-            actor, _ = principal()
+            try:
+                actor, _ = principal()
+            except DomainError:
+                actor = Actor()  # only the public tools' list; every call with this token is refused
             tools = [_tool(tool["name"]) for tool in tools_registry.get_tools_for_llm(role_of(actor))]
             db.session.remove()
         return types.ListToolsResult(tools=tools)
@@ -68,6 +76,8 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
                 result = run_tool(
                     params.name, params.arguments if params.arguments is not None else {}, actor, api_token=token_record
                 )
+            except DomainError as refused:
+                result = {"ok": False, "error": {"code": refused.code, "message": refused.message}}
             finally:
                 db.session.remove()
         if result["ok"]:
@@ -110,8 +120,26 @@ def _tool(name: str) -> types.Tool:
     )
 
 
+class TokenRefused(click.ClickException):
+    """The token given to the stdio server is invalid, expired or revoked (the CLI prints it and exits 1)."""
+
+
+def check_token(app: Flask, token: str | None) -> None:
+    """Refuse to serve with a token that does not work (rather than quietly serving the anonymous tools)."""
+    if not token:
+        return
+    with app.app_context():
+        try:
+            api_tokens.actor_for_token(token)
+        except DomainError as refused:
+            raise TokenRefused(f"The MCP token was refused ({refused.code}): {refused.message}") from None
+        finally:
+            db.session.remove()
+
+
 def run_stdio(app: Flask, token: str | None) -> None:
-    """Serve MCP over stdio; nothing but protocol messages reaches standard output."""
+    """Serve MCP over stdio; nothing but protocol messages reaches standard output. A bad token: TokenRefused."""
+    check_token(app, token)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, force=True)
     server = build_server(app, fixed_token=token or "")
 
@@ -124,10 +152,12 @@ def run_stdio(app: Flask, token: str | None) -> None:
 
 
 class _BearerToContext:
-    """ASGI wrapper: the request's bearer token, for the tool handlers of this request."""
+    """ASGI wrapper: the request's bearer token and client address, for the tool handlers of this request.
+    A bearer token that is invalid, expired or revoked is answered 401 with the JSON error envelope."""
 
-    def __init__(self, asgi_app):
+    def __init__(self, asgi_app, flask_app: Flask):
         self.asgi_app = asgi_app
+        self.flask_app = flask_app
 
     async def __call__(self, scope, receive, send):
         token = None
@@ -136,11 +166,37 @@ class _BearerToContext:
                 raw = value.decode("latin-1")
                 if raw.lower().startswith("bearer "):
                     token = raw[7:].strip()
-        reset = request_token.set(token)
+        if token:
+            refusal = self._refusal(token)
+            if refusal is not None:
+                await _send_json(send, 401, refusal, {b"www-authenticate": b'Bearer error="invalid_token"'})
+                return
+        client = scope.get("client")
+        reset_token = request_token.set(token)
+        reset_client = request_client.set(client[0] if client else "mcp")
         try:
             await self.asgi_app(scope, receive, send)
         finally:
-            request_token.reset(reset)
+            request_client.reset(reset_client)
+            request_token.reset(reset_token)
+
+    def _refusal(self, token: str) -> dict | None:
+        with self.flask_app.app_context():
+            try:
+                api_tokens.actor_for_token(token)
+            except DomainError as refused:
+                return refused.to_dict()
+            finally:
+                db.session.remove()
+        return None
+
+
+async def _send_json(send, status: int, body: dict, headers: dict[bytes, bytes]) -> None:
+    payload = json.dumps(body).encode()
+    raw_headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                   (b"cache-control", b"no-store"), *headers.items()]  # fmt: skip
+    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def asgi_app(app: Flask, *, allowed_hosts: list[str] | None = None):
@@ -169,7 +225,7 @@ def asgi_app(app: Flask, *, allowed_hosts: list[str] | None = None):
     # Route, not Mount: /mcp itself is served (a Mount would redirect it to /mcp/).
     return Starlette(
         routes=[
-            Route("/mcp", endpoint=_BearerToContext(handle_mcp), methods=["GET", "POST", "DELETE"]),
+            Route("/mcp", endpoint=_BearerToContext(handle_mcp, app), methods=["GET", "POST", "DELETE"]),
             Mount("/", app=WSGIMiddleware(app)),
         ],  # fmt: skip
         lifespan=lifespan,

@@ -1,6 +1,6 @@
 """SQLAlchemy models, one module per domain. Importing this package registers them all."""
 
-from .accounts import ApiToken, User
+from .accounts import ApiToken, LoginSession, User
 from .audit import AuditEntry
 from .cart import CartItem, WishlistItem
 from .catalog import Product, ProductVariant
@@ -10,6 +10,6 @@ from .reviews import Review
 from .sales import Sale
 
 __all__ = [
-    "ApiToken", "AuditEntry", "CartItem", "ChatMessage", "Conversation", "PendingConfirmation", "Order", "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant",
-    "ReturnItem", "ReturnRequest", "Review", "Sale", "User", "WishlistItem",
+    "ApiToken", "LoginSession", "AuditEntry", "CartItem", "ChatMessage", "Conversation", "PendingConfirmation", "Order",
+    "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant", "ReturnItem", "ReturnRequest", "Review", "Sale", "User", "WishlistItem",
 ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Accounts: users and the API tokens issued to them (or to anonymous guests)."""
+"""Accounts: users, the API tokens issued to them (or to anonymous guests) and their browser login sessions."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ class User(UserMixin, TimestampMixin, db.Model):
     is_superadmin: Mapped[bool] = mapped_column(default=False)
     is_disabled: Mapped[bool] = mapped_column(default=False)
     last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Bumped on password change or reset, "log out everywhere" and disabling: every API token and browser
+    # session carries the version it was issued under and stops working once it is stale.
+    credential_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # The browser login session this object was loaded for (set by the login manager; never stored).
+    login_session_id = None
+
+    def get_id(self) -> str:  # Flask-Login: the session and the remember cookie hold user, version and login
+        return f"{self.id}:{self.credential_version}:{self.login_session_id or ''}"
 
     @property
     def is_active(self) -> bool:  # Flask-Login: disabled accounts cannot log in
@@ -48,4 +56,15 @@ class ApiToken(db.Model):
     guest_id: Mapped[str | None] = mapped_column(String(64), index=True)
     issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class LoginSession(db.Model):
+    """One browser login (its random id sits in the signed session and the remember cookie); logout revokes it."""
+
+    __tablename__ = "login_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
@@ -10,15 +12,12 @@ from ..forms.accounts import ChangePasswordForm, ForgotPasswordForm, LoginForm, 
 from ..forms.shop import EmptyForm
 from ..services import accounts, mail, orders
 from ..services.errors import DomainError
-from ..web.account_mail import send_password_reset, send_verification
-from ..web.auth import current_actor, log_in, log_out
+from ..services.rate_limits import RateLimited
+from ..web.account_mail import send_password_reset, send_registration_mail, send_verification
+from ..web.auth import client_address, current_actor, log_in, log_out
 from ..web.forms import safe_next, show_error
 
 auth = Blueprint("auth", __name__)
-
-
-def _failed(response) -> bool:
-    return response.status_code >= 400
 
 
 @auth.route("/register", methods=["GET", "POST"])
@@ -27,25 +26,29 @@ def register():
     form = RegisterForm()
     if form.validate_on_submit():
         try:
-            user = accounts.register_user(form.email.data, form.password.data,
-                                          first_name=form.first_name.data, last_name=form.last_name.data)  # fmt: skip
+            registration = accounts.request_registration(form.email.data, form.password.data,
+                                                         first_name=form.first_name.data,
+                                                         last_name=form.last_name.data)  # fmt: skip
         except DomainError as error:
             show_error(form, error)
         else:
-            log_in(user)
-            send_verification(user)
-            flash(f"Welcome, {user.display_name}! We sent a confirmation link to {user.email}.", "success")
-            return redirect(url_for("auth.account"))
+            # The same answer whether the address is new or already has an account (its owner gets a notice).
+            send_registration_mail(registration)
+            flash(f"Check your email: we sent a message to {form.email.data.strip()}. Confirm your address, "
+                  "then log in.", "success")  # fmt: skip
+            return redirect(url_for("auth.login"))
     return render_template("auth/register.html", form=form), 422 if form.is_submitted() else 200
 
 
 @auth.route("/login", methods=["GET", "POST"])
-@limiter.limit("5 per minute", methods=["POST"], deduct_when=_failed)
 def login():
     form = LoginForm()
     if form.validate_on_submit():
         try:
-            user = accounts.authenticate(form.email.data, form.password.data)
+            user = accounts.authenticate(form.email.data, form.password.data, client=client_address())
+        except RateLimited as error:
+            form.form_errors.append(error.message)
+            return render_template("auth/login.html", form=form), 429, {"Retry-After": str(error.retry_after)}
         except DomainError as error:
             form.form_errors.append(error.message)
         else:
@@ -81,10 +84,22 @@ def change_password():
         except DomainError as error:
             show_error(form, error)
         else:
-            flash("Your password is changed.", "success")
+            log_in(user)  # every other session, cookie and token is logged out; this browser starts afresh
+            flash("Your password is changed. Every other device and app is logged out.", "success")
             return redirect(url_for("auth.account"))
     return render_template("auth/account.html", user=user, password_form=form, action_form=EmptyForm(),
                            orders=orders.list_orders(current_actor())), 422  # fmt: skip
+
+
+@auth.post("/account/logout-all")
+@login_required
+def logout_everywhere():
+    if EmptyForm().validate_on_submit():
+        accounts.log_out_everywhere(current_actor().user)
+        log_out()
+        flash("You are logged out everywhere: every browser, device and app token.", "info")
+        return redirect(url_for("auth.login"))
+    return redirect(url_for("auth.account"))
 
 
 @auth.post("/account/verify")
@@ -147,16 +162,24 @@ def outbox():
     return render_template("auth/outbox.html", messages=mail.list_outbox())
 
 
-@auth.get("/dev/outbox/<name>")
+@auth.get("/dev/outbox/<path:name>")
 def outbox_message(name: str):
     _development_only()
-    try:
-        message = mail.read_outbox(name)
-    except FileNotFoundError:
+    message = mail.read_outbox(name)
+    if message is None:
         abort(404)
     return render_template("auth/outbox_message.html", message=message)
 
 
 def _development_only() -> None:
-    if current_app.config["APP_ENV"] == "production" or current_app.config.get("MAIL_SERVER"):
+    # The outbox holds reset and confirmation links: only the developer's own machine may read it.
+    config = current_app.config
+    if config["APP_ENV"] not in ("development", "testing") or config.get("MAIL_SERVER") or not _loopback():
         abort(404)
+
+
+def _loopback() -> bool:
+    try:
+        return ipaddress.ip_address((request.remote_addr or "").split("%")[0]).is_loopback
+    except ValueError:
+        return False

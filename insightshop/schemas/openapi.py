@@ -157,17 +157,19 @@ SHOP_PATHS = {
     "/api/auth/register": {
         "post": _op(
             "register",
-            "Create an account; answers a token",
+            "Sign up: 202 {ok, message} whether the address is new (a confirmation link is mailed) or already has an "
+            "account (its owner is mailed a notice), so accounts cannot be discovered; then log in",
             body="RegisterRequest",
-            errors=(400, 409, 415, 429),
-            ok="201",
+            errors=(400, 415, 429),
+            ok="202",
             auth="none",
         )
     },
     "/api/auth/login": {
         "post": _op(
             "login",
-            "Log in (auth_login); a guest token sent along merges its cart",
+            "Log in (auth_login); a guest token sent along merges its cart. Failures are limited per account and per "
+            "client across every door (429 rate_limited, Retry-After)",
             body="LoginRequest",
             errors=(400, 401, 415, 429),
         )
@@ -175,8 +177,20 @@ SHOP_PATHS = {
     "/api/auth/logout": {
         "post": _op("logout", "Revoke the bearer token (auth_logout)", errors=(401,), auth="required")
     },
+    "/api/auth/logout-all": {
+        "post": _op(
+            "logoutEverywhere",
+            "Revoke every token, browser session and remember cookie of the signed-in user",
+            errors=(401,),
+            auth="required",
+        )
+    },
     "/api/auth/me": {"get": _op("me", "The signed-in user", errors=(401,), auth="required")},
-    "/api/auth/guest": {"post": _op("guestToken", "A token for an anonymous cart", errors=(), ok="201", auth="none")},
+    "/api/auth/guest": {
+        "post": _op(
+            "guestToken", "A token for an anonymous cart (limited per client)", errors=(429,), ok="201", auth="none"
+        )  # fmt: skip
+    },
     "/api/auth/password-reset": {
         "post": _op(
             "requestPasswordReset",

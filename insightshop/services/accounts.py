@@ -1,21 +1,25 @@
-"""Accounts: registration, credentials, email verification and password reset."""
+"""Accounts: registration, credentials, login limits, credential versions, email verification and password reset."""
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 
 from email_validator import EmailNotValidError, validate_email
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
+from zxcvbn import zxcvbn
 
 from ..extensions import db
-from ..models.accounts import User
+from ..models.accounts import LoginSession, User
 from ..models.base import utcnow
 from .actors import Unauthorized
 from .errors import Conflict, ErrorCode, Invalid
+from .rate_limits import Rule, take
 
 MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 512
@@ -24,6 +28,16 @@ RESET_MAX_AGE = 60 * 60
 PASSWORD_METHOD = "scrypt"
 # Checked against when the email is unknown, so a login takes as long either way.
 _UNKNOWN_USER_HASH = generate_password_hash("not-a-real-password", method=PASSWORD_METHOD)
+# zxcvbn's cost grows with the length; a long password is strong for its length alone, so only its start is rated.
+STRENGTH_CHECKED_CHARS = 64
+MIN_STRENGTH_SCORE = 2  # zxcvbn 0-4: 0-1 fall to an online or throttled guessing attack in hours
+
+# Every door that checks a password (the page, the JSON API, the auth_login tool via API, MCP and chat)
+# counts against these, before the password is checked; a successful login hands its units back.
+LOGIN_PER_ACCOUNT = Rule("login-account", "LOGIN_LIMIT_PER_ACCOUNT", "5 per minute",
+                         "Too many failed logins for this account; wait a minute and try again")  # fmt: skip
+LOGIN_PER_CLIENT = Rule("login-client", "LOGIN_LIMIT_PER_CLIENT", "5 per minute",
+                        "Too many failed logins from this address; wait a minute and try again")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -45,30 +59,78 @@ def normalise_email(email: str) -> str:
     return result.normalized.lower()
 
 
-def check_password_rules(password: str, field: str = "password") -> None:
-    """Reject passwords that are too short, too long, or a single repeated character."""
+def check_password_rules(password: str, field: str = "password", *, user_inputs: tuple[str, ...] = ()) -> None:
+    """Reject passwords that are too short or long, common, found in breached-password lists, or built from
+    the user's own details (the email address, names), saying why."""
     problem = None
     if len(password or "") < MIN_PASSWORD_LENGTH:
         problem = f"must be at least {MIN_PASSWORD_LENGTH} characters"
     elif len(password) > MAX_PASSWORD_LENGTH:
         problem = f"must be at most {MAX_PASSWORD_LENGTH} characters"
-    elif len(set(password)) < 3:
-        problem = "is too easy to guess"
+    else:
+        problem = _weakness(password, user_inputs)
     if problem:
         raise Invalid(f"{field}: {problem}", details=[{"field": field, "message": f"{field} {problem}"}])
+
+
+def _weakness(password: str, user_inputs: tuple[str, ...]) -> str | None:
+    inputs = [part for value in user_inputs if value for part in _input_words(value)]
+    result = zxcvbn(password[:STRENGTH_CHECKED_CHARS], user_inputs=inputs)
+    for match in result["sequence"]:
+        if match["pattern"] == "dictionary" and len(match["token"]) >= len(password) - 1:
+            if match.get("dictionary_name") == "user_inputs":
+                return "is too close to your email address or name"
+            if match.get("dictionary_name") == "passwords":
+                return "is one of the most common passwords (found in breached-password lists)"
+            return "is a single common word"
+    if result["score"] < MIN_STRENGTH_SCORE:
+        hint = (result["feedback"].get("warning") or "").rstrip(".")
+        return f"is too easy to guess{f' ({hint.lower()})' if hint else ''}; add a few more uncommon words"
+    return None
+
+
+def _input_words(value: str) -> list[str]:
+    value = value.strip().lower()
+    local = value.split("@")[0]
+    return [value, local, *[word for word in local.replace("_", ".").replace("-", ".").split(".") if len(word) > 2]]
 
 
 def find_user_by_email(email: str) -> User | None:
     return db.session.scalar(select(User).where(func.lower(User.email) == email.strip().lower()))
 
 
+@dataclass(frozen=True)
+class Registration:
+    """What a sign-up did: `created` a new account, or found the address's `existing` one (whose owner is told)."""
+
+    created: User | None = None
+    existing: User | None = None
+
+
+def request_registration(email: str, password: str, *, first_name: str = "", last_name: str = "") -> Registration:
+    """Sign up without telling the caller whether the address already has an account: a new address gets an
+    account, a known one is left untouched (the caller mails its owner instead). Both take as long."""
+    email = normalise_email(email)
+    check_password_rules(password, user_inputs=(email, first_name, last_name))
+    existing = find_user_by_email(email)
+    if existing is not None:
+        generate_password_hash(password, method=PASSWORD_METHOD)  # the same work as creating one
+        return Registration(existing=existing)
+    try:
+        return Registration(created=register_user(email, password, first_name=first_name, last_name=last_name))
+    except Conflict:  # registered concurrently
+        db.session.rollback()
+        return Registration(existing=find_user_by_email(email))
+
+
 def register_user(
     email: str, password: str, *, first_name: str = "", last_name: str = "", is_admin: bool = False,
     is_superadmin: bool = False, is_verified: bool = False,
 ) -> User:  # fmt: skip
-    """Create an account; the email must be new and the password acceptable."""
+    """Create an account; the email must be new and the password acceptable (the CLI and tests; sign-ups
+    from the public go through request_registration, which does not reveal existing accounts)."""
     email = normalise_email(email)
-    check_password_rules(password)
+    check_password_rules(password, user_inputs=(email, first_name, last_name))
     if find_user_by_email(email):
         raise Conflict("An account with this email already exists", code=ErrorCode.CONFLICT,
                        details=[{"field": "email", "message": "email is already registered"}])  # fmt: skip
@@ -82,29 +144,96 @@ def register_user(
         is_superadmin=is_superadmin,
     )
     db.session.add(user)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("An account with this email already exists", code=ErrorCode.CONFLICT) from None
     return user
 
 
-def authenticate(email: str, password: str) -> User:
-    """The user with these credentials, or 401 with the same message whatever was wrong."""
+def authenticate(email: str, password: str, *, client: str | None = None) -> User:
+    """The user with these credentials, or 401 with the same message whatever was wrong.
+
+    Every attempt is counted per account and per client before the password is looked at (429 once either
+    is used up, even for the right password); a successful login gives its attempt back."""
+    reservation = take((LOGIN_PER_ACCOUNT, login_key(email)), (LOGIN_PER_CLIENT, client))
     user = find_user_by_email(email or "")
     valid = check_password_hash(user.password_hash if user else _UNKNOWN_USER_HASH, password or "")
     if not user or not valid or user.is_disabled:
         raise Unauthorized("Wrong email or password", code=ErrorCode.UNAUTHORIZED)
+    reservation.refund()
     user.last_login_at = utcnow()
     db.session.commit()
     return user
 
 
+def login_key(email: str) -> str:
+    """The per-account counter key: the normalised address (or the raw text when it is not one)."""
+    try:
+        return normalise_email(email)
+    except Invalid:
+        return (email or "").strip().lower() or "-"
+
+
 def change_password(user: User, current_password: str, new_password: str) -> None:
-    """Replace the password after checking the current one."""
+    """Replace the password after checking the current one; every other token and session stops working."""
     if not check_password_hash(user.password_hash, current_password or ""):
         raise Invalid("current_password: the current password is wrong",
                       details=[{"field": "current_password", "message": "The current password is wrong"}])  # fmt: skip
-    check_password_rules(new_password, "new_password")
+    check_password_rules(new_password, "new_password", user_inputs=(user.email, user.first_name, user.last_name))
     user.password_hash = generate_password_hash(new_password, method=PASSWORD_METHOD)
+    bump_credential_version(user)
     db.session.commit()
+
+
+def log_out_everywhere(user: User) -> None:
+    """End every API token, browser session and remember cookie of the user."""
+    bump_credential_version(user)
+    db.session.commit()
+
+
+def bump_credential_version(user: User) -> None:
+    """Make every credential issued so far stale (the caller commits); browser sessions are revoked too."""
+    db.session.execute(update(User).where(User.id == user.id).values(credential_version=User.credential_version + 1))
+    db.session.execute(
+        update(LoginSession)
+        .where(LoginSession.user_id == user.id, LoginSession.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+    db.session.refresh(user, ["credential_version"])
+
+
+def start_login_session(user: User) -> str:
+    """Record a new browser login; its id goes into the signed session and the remember cookie."""
+    record = LoginSession(id=secrets.token_urlsafe(32), user_id=user.id, created_at=utcnow())
+    db.session.add(record)
+    db.session.commit()
+    return record.id
+
+
+def end_login_session(session_id: str | None) -> None:
+    """Revoke one browser login (logout): a copy of its session or remember cookie no longer gets in."""
+    if session_id:
+        db.session.execute(
+            update(LoginSession)
+            .where(LoginSession.id == session_id, LoginSession.revoked_at.is_(None))
+            .values(revoked_at=utcnow())
+        )
+        db.session.commit()
+
+
+def user_for_login_session(user_id: int, version: int, session_id: str) -> User | None:
+    """The user of a live browser login whose credential version is current, else None (one indexed lookup)."""
+    row = db.session.execute(
+        select(User)
+        .join(LoginSession, LoginSession.user_id == User.id)
+        .where(LoginSession.id == session_id, LoginSession.revoked_at.is_(None), User.id == user_id)
+    ).scalar_one_or_none()
+    if row is None or row.is_disabled or row.credential_version != version:
+        return None
+    row.login_session_id = session_id
+    return row
 
 
 def make_token(user: User, purpose: TokenPurpose) -> str:
@@ -123,8 +252,9 @@ def verify_email(token: str) -> User:
 def reset_password(token: str, new_password: str) -> User:
     """Set a new password with a reset token; the token cannot be used twice."""
     user = _user_from_token(token, RESET)
-    check_password_rules(new_password)
+    check_password_rules(new_password, user_inputs=(user.email, user.first_name, user.last_name))
     user.password_hash = generate_password_hash(new_password, method=PASSWORD_METHOD)
+    bump_credential_version(user)
     db.session.commit()
     return user
 

@@ -7,7 +7,7 @@ from sqlalchemy import func, or_, select
 from ..extensions import db
 from ..models.accounts import ApiToken, User
 from ..models.base import utcnow
-from . import audit
+from . import accounts, audit
 from .actors import Actor
 from .errors import Conflict, Forbidden, NotFound
 
@@ -45,9 +45,16 @@ def set_role(actor: Actor, user_id: int, *, admin: bool, superadmin: bool = Fals
     return user
 
 
+def check_may_manage(actor: Actor, user: User) -> None:
+    """Admin and superadmin accounts are changed (disabled, enabled, sent resets) by superadmins only."""
+    if (user.is_admin or user.is_superadmin) and (actor.user is None or not actor.user.is_superadmin):
+        raise Forbidden("Only a superadmin can change an admin's account")
+
+
 def set_disabled(actor: Actor, user_id: int, disabled: bool) -> User:
-    """Disable (or re-enable) an account; disabling also revokes its API tokens."""
+    """Disable (or re-enable) an account; disabling also ends its API tokens, sessions and remember cookies."""
     user = get_user(user_id)
+    check_may_manage(actor, user)
     if disabled and user.id == actor.user.id:
         raise Conflict("You cannot disable your own account", code="conflict")
     if disabled and user.is_superadmin and _superadmin_count() <= 1:
@@ -58,6 +65,7 @@ def set_disabled(actor: Actor, user_id: int, disabled: bool) -> User:
         db.session.query(ApiToken).filter(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None)).update(
             {"revoked_at": utcnow()}, synchronize_session=False
         )
+        accounts.bump_credential_version(user)
     audit.record(actor, "user.disable" if disabled else "user.enable", "user", user.id, before=before,
                  after={"is_disabled": disabled})  # fmt: skip
     db.session.commit()
@@ -71,7 +79,15 @@ def _superadmin_count() -> int:
     )
 
 
+def user_for_reset(actor: Actor, user_id: int) -> User:
+    """The user an admin may send a password reset link to (an admin's account: superadmins only)."""
+    user = get_user(user_id)
+    check_may_manage(actor, user)
+    return user
+
+
 def record_reset_sent(actor: Actor, user: User) -> None:
-    """Note in the audit log that an admin sent a user a password reset link."""
+    """Note in the audit log that an admin sent a user a password reset link (call check_may_manage first)."""
+    check_may_manage(actor, user)
     audit.record(actor, "user.password_reset", "user", user.id)
     db.session.commit()

@@ -12,9 +12,12 @@ from ..extensions import db
 from ..models.accounts import ApiToken, User
 from ..models.base import utcnow
 from .actors import Actor, Unauthorized
+from .rate_limits import Rule, take
 
 ALGORITHM = "HS256"
 ISSUER = "insightshop"
+GUESTS_PER_CLIENT = Rule("guest-client", "GUEST_LIMIT_PER_CLIENT", "20 per hour",
+                         "Too many guest sessions from this address; try again later")  # fmt: skip
 
 
 def issue_token(user: User | None = None, *, guest_id: str | None = None) -> tuple[str, ApiToken]:
@@ -39,6 +42,8 @@ def issue_token(user: User | None = None, *, guest_id: str | None = None) -> tup
         "iat": int(now.timestamp()),
         "exp": int(record.expires_at.timestamp()),
     }
+    if user is not None:
+        claims["cv"] = user.credential_version  # stale after a password change, reset, logout-all or disable
     return jwt.encode(claims, current_app.config["SECRET_KEY"], algorithm=ALGORITHM), record
 
 
@@ -60,8 +65,17 @@ def actor_for_token(token: str) -> tuple[Actor, ApiToken]:
         user = db.session.get(User, record.user_id)
         if user is None or user.is_disabled:
             raise Unauthorized("The account is not available", code="token_revoked")
+        if claims.get("cv") != user.credential_version:
+            raise Unauthorized("The token was revoked (password changed or logged out everywhere); log in again",
+                               code="token_revoked")  # fmt: skip
         return Actor(user=user), record
     return Actor(guest_id=record.guest_id), record
+
+
+def issue_guest_token(client: str | None) -> tuple[str, ApiToken]:
+    """A bearer token for a new anonymous guest; limited per client so guests cannot be minted in bulk."""
+    take((GUESTS_PER_CLIENT, client))
+    return issue_token(None)
 
 
 def revoke_token(record: ApiToken) -> None:

@@ -51,14 +51,25 @@ def outbox_folder() -> Path:
 
 def list_outbox() -> list[OutboxMessage]:
     """Messages written to the outbox, newest first."""
+    return [_read(path) for path in _outbox_files()]
+
+
+def read_outbox(name: str) -> OutboxMessage | None:
+    """One outbox message by the name list_outbox gave it; any other name (paths, dots, tricks) is None."""
+    for path in _outbox_files():
+        if path.name == name:
+            return _read(path)
+    return None
+
+
+def _outbox_files() -> list[Path]:
     folder = outbox_folder()
-    if not folder.exists():
+    if not folder.is_dir():
         return []
-    return [read_outbox(path.name) for path in sorted(folder.glob("*.eml"), reverse=True)]
+    return sorted((path for path in folder.glob("*.eml") if path.is_file()), reverse=True)
 
 
-def read_outbox(name: str) -> OutboxMessage:
-    path = outbox_folder() / Path(name).name
+def _read(path: Path) -> OutboxMessage:
     message = BytesParser(policy=default_policy).parsebytes(path.read_bytes())
     return OutboxMessage(
         name=path.name,

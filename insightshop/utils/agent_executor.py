@@ -13,7 +13,7 @@ import re
 import time
 from datetime import date
 
-from flask import current_app, has_request_context
+from flask import current_app, g, has_request_context
 from sqlalchemy import select
 
 from ..extensions import db
@@ -68,7 +68,11 @@ def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None =
 def _execute(name: str, arguments: dict, actor: Actor, api_token: ApiToken | None) -> dict:
     if not has_request_context():  # MCP over stdio, the CLI: results still carry the shop's relative URLs
         with current_app.test_request_context("/"):
-            return _execute(name, arguments, actor, api_token)
+            g.tool_request_is_synthetic = True  # its address is nobody's: the login limits count it as "stdio"
+            try:
+                return _execute(name, arguments, actor, api_token)
+            finally:
+                g.pop("tool_request_is_synthetic", None)
     try:
         data = HANDLERS[name](actor, dict(arguments), api_token)
     except DomainError as error:
@@ -168,13 +172,28 @@ def resolve_product(clothing_type: str | None, color: str | None = None, size: s
 
 
 def _auth_login(actor, args, _token):
-    user = accounts.authenticate(args["email"], args["password"])
+    user = accounts.authenticate(args["email"], args["password"], client=_tool_client())
     if actor.guest_id:
         cart.merge_guest_cart(actor.guest_id, user.id)
     token, record = api_tokens.issue_token(user)
     from ..schemas.shop import user_to_dict
 
     return {"token": token, "expires_at": record.expires_at.isoformat(), "user": user_to_dict(user)}
+
+
+def _tool_client() -> str:
+    """Who is calling a tool, for the login limits: the HTTP caller's address (the API, chat, MCP over HTTP),
+    else a fixed label for the local stdio MCP server."""
+    from ..mcp.server import mcp_client_address
+
+    client = mcp_client_address()
+    if client:
+        return client
+    if has_request_context() and not getattr(g, "tool_request_is_synthetic", False):
+        from ..web.auth import client_address
+
+        return client_address()
+    return "stdio"
 
 
 def _auth_logout(actor, _args, token):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Flask, g, request, session
 from flask_login import current_user, login_user, logout_user
 
-from ..extensions import db, login_manager
+from ..extensions import login_manager
 from ..models.accounts import ApiToken, User
-from ..services import api_tokens, cart
+from ..services import accounts, api_tokens, cart
 from ..services.actors import Actor
 from .compare_tray import compare_tray
 
@@ -53,6 +53,8 @@ def log_in(user: User, *, remember: bool = False) -> None:
     session.clear()  # a fresh session at login: nothing set before it survives (session fixation)
     if order_tokens:
         session["order_tokens"] = order_tokens  # guest orders placed in this browser stay visible
+    # A server-side record of this login: logout revokes it, so a copied session or remember cookie dies too.
+    user.login_session_id = accounts.start_login_session(user)
     login_user(user, remember=remember)
     if guest_id:
         cart.merge_guest_cart(guest_id, user.id)
@@ -60,6 +62,9 @@ def log_in(user: User, *, remember: bool = False) -> None:
 
 
 def log_out() -> None:
+    """End this browser's login: its login-session record is revoked, so copies of its cookies stop working."""
+    if current_user.is_authenticated:
+        accounts.end_login_session(current_user.login_session_id)
     logout_user()
     session.clear()
     g.actor = Actor()
@@ -90,8 +95,13 @@ def init_app(app: Flask) -> None:
 
     @login_manager.user_loader
     def load_user(user_id: str) -> User | None:
-        user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
-        return user if user is not None and not user.is_disabled else None
+        # "<user id>:<credential version>:<login session id>" (User.get_id): a stale version (password changed,
+        # logged out everywhere, disabled) or a revoked login session (logged out) is nobody.
+        user_part, _, rest = (user_id or "").partition(":")
+        version, _, session_id = rest.partition(":")
+        if not (user_part.isdigit() and version.isdigit() and session_id):
+            return None
+        return accounts.user_for_login_session(int(user_part), int(version), session_id)
 
     @app.context_processor
     def inject_actor():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request, session
+from werkzeug.exceptions import SecurityError
+
+from ..services.errors import ErrorCode
 
 # htmx runs from our own static file and needs no inline script or style, so nothing inline is allowed.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -39,6 +42,14 @@ STRIPE_CONTENT_SECURITY_POLICY = "; ".join(
 
 
 def init_app(app: Flask) -> None:
+    @app.errorhandler(SecurityError)
+    def refuse_untrusted_host(_error: SecurityError):
+        # A Host header outside TRUSTED_HOSTS: no URL can be built for it, so no page template either.
+        message = "This host name is not served here."
+        if request.path.startswith("/api/"):
+            return {"error": {"code": ErrorCode.BAD_REQUEST.value, "message": message, "details": []}}, 400
+        return Response(message, status=400, mimetype="text/plain")
+
     @app.after_request
     def add_security_headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
@@ -46,6 +57,18 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
         response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if response.is_json and _authenticated():
+            # Someone's own data (orders, tokens, profile) must not sit in a shared or browser cache.
+            response.headers["Cache-Control"] = "no-store"
         if app.config["APP_ENV"] == "production":
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         return response
+
+
+def _authenticated() -> bool:
+    """Did the request come with credentials: a bearer token, a logged-in session or a remember cookie?"""
+    if request.headers.get("Authorization"):
+        return True
+    if request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")):
+        return True
+    return "_user_id" in session

@@ -17,17 +17,20 @@ def redis_app(database_url, tmp_path):
         redis.Redis.from_url(REDIS_URL).ping()
     except redis.ConnectionError:
         pytest.fail("Redis must run at 127.0.0.1:6379 for this test")
-    # A client address of its own keeps this test's counters apart from any other run's.
+    # A key prefix and a client address of their own keep this test's counters apart from any other run's.
+    prefix = f"insightshop-test-{uuid.uuid4().hex}"
     address = "127.{}.{}.{}".format(*uuid.uuid4().bytes[:3])
     app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_url,
-                      "REDIS_URL": REDIS_URL})  # fmt: skip
+                      "REDIS_URL": REDIS_URL, "RATELIMIT_KEY_PREFIX": prefix})  # fmt: skip
+    app.instance_path = str(tmp_path / "instance")
     with app.app_context():
         yield app, address
         db.session.remove()
         db.engine.dispose()
     client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(f"*{address}*"):
-        client.delete(key)
+    for pattern in (f"*{prefix}*", f"*{address}*"):
+        for key in client.scan_iter(pattern):
+            client.delete(key)
 
 
 def test_login_failures_are_counted_in_redis(redis_app):
@@ -41,4 +44,4 @@ def test_login_failures_are_counted_in_redis(redis_app):
     ]
 
     assert statuses == [401] * 5 + [429]
-    assert any(redis.Redis.from_url(REDIS_URL).scan_iter(f"*{address}*"))
+    assert any(redis.Redis.from_url(REDIS_URL).scan_iter(f"*{app.config['RATELIMIT_KEY_PREFIX']}*"))

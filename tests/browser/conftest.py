@@ -25,7 +25,9 @@ def live_server(demo_catalog):
     server = make_server("127.0.0.1", 0, demo_catalog, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    url = f"http://127.0.0.1:{server.server_port}"
+    demo_catalog.config["PUBLIC_BASE_URL"] = url  # links in mail point at this server
+    yield url
     server.shutdown()
     thread.join(timeout=5)
 

@@ -45,7 +45,10 @@ def set_disabled(user_id: int):
 @admin.post("/users/<int:user_id>/password-reset")
 def send_reset(user_id: int):
     if csrf_ok():
-        user = admin_users.get_user(user_id)
+        try:
+            user = admin_users.user_for_reset(current_actor(), user_id)
+        except DomainError as problem:
+            return back(url_for("admin.list_users"), problem)
         send_password_reset(user)
         admin_users.record_reset_sent(current_actor(), user)
         return back(url_for("admin.list_users"), message=f"Sent a reset link to {user.email}.")

@@ -194,7 +194,7 @@ def set_disabled(user_id: int):
 
 @admin_api.post("/users/<int:user_id>/password-reset")
 def send_reset(user_id: int):
-    user = admin_users.get_user(user_id)
+    user = admin_users.user_for_reset(current_actor(), user_id)
     send_password_reset(user)
     admin_users.record_reset_sent(current_actor(), user)
     return {"ok": True}, 202

@@ -1,0 +1,213 @@
+"""Issue #10 items 1 and 10: every door that checks a password shares one atomic counter per account and per
+client (the page, POST /api/auth/login, the auth_login tool through the API, MCP and chat); guest tokens are
+limited per client."""
+
+import threading
+import uuid
+
+import pytest
+import redis
+
+from insightshop import create_app
+from insightshop.extensions import db
+from insightshop.models.accounts import ApiToken
+from insightshop.services import accounts
+from insightshop.services.actors import Actor, Unauthorized
+from insightshop.services.rate_limits import RateLimited
+from insightshop.utils.agent_executor import run_tool
+from tests.factories import csrf_token, make_user
+
+PASSWORD = "correct horse battery"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def api_login(client, password, email="sam@example.com"):
+    return client.post("/api/auth/login", json={"email": email, "password": password})
+
+
+def tool_login(client, password, email="sam@example.com"):
+    return client.post("/api/tools/auth_login", json={"email": email, "password": password})
+
+
+def page_login(client, password, email="sam@example.com"):
+    return client.post(
+        "/login", data={"email": email, "password": password, "csrf_token": csrf_token(client, "/login")}
+    )
+
+
+def test_the_tool_refuses_the_sixth_attempt_after_five_through_the_api_even_with_the_right_password(client):
+    make_user("sam@example.com")
+
+    api_statuses = [api_login(client, "wrong password").status_code for _ in range(5)]
+    sixth = tool_login(client, "wrong password")
+    right = tool_login(client, PASSWORD)
+    right_api = api_login(client, PASSWORD)
+
+    assert api_statuses == [401] * 5
+    assert sixth.status_code == 429 and sixth.get_json()["error"]["code"] == "rate_limited"
+    assert right.status_code == 429 and right.get_json()["error"]["code"] == "rate_limited"
+    assert right_api.status_code == 429 and right_api.headers["Retry-After"]
+    assert db.session.query(ApiToken).count() == 0  # no token was issued while limited
+
+
+def test_the_per_account_limit_holds_across_clients_and_doors(app):
+    make_user("sam@example.com")
+    doors = [app.test_client() for _ in range(3)]
+    for number, client in enumerate(doors):
+        client.environ_base["REMOTE_ADDR"] = f"10.0.0.{number + 1}"
+
+    statuses = [
+        api_login(doors[0], "wrong 1").status_code,
+        api_login(doors[0], "wrong 2").status_code,
+        tool_login(doors[1], "wrong 3").status_code,
+        tool_login(doors[1], "wrong 4").status_code,
+        page_login(doors[2], "wrong 5").status_code,
+    ]
+    page = page_login(doors[2], PASSWORD)
+    over_mcp = run_tool("auth_login", {"email": "Sam@Example.com ", "password": PASSWORD}, Actor())
+
+    assert statuses == [401, 401, 401, 401, 422]
+    assert page.status_code == 429 and "Too many failed logins" in page.get_data(as_text=True)
+    assert page.headers["Retry-After"]
+    assert over_mcp["ok"] is False and over_mcp["error"]["code"] == "rate_limited"
+
+
+def test_the_per_client_limit_holds_across_accounts(client):
+    for number in range(5):
+        make_user(f"user{number}@example.com")
+
+    statuses = [api_login(client, "wrong", f"user{n}@example.com").status_code for n in range(5)]
+    other_account = tool_login(client, PASSWORD, "user0@example.com")
+
+    assert statuses == [401] * 5
+    assert other_account.status_code == 429
+
+
+def test_the_stdio_mcp_door_counts_too(app):
+    make_user("sam@example.com")
+
+    results = [run_tool("auth_login", {"email": "sam@example.com", "password": "wrong"}, Actor()) for _ in range(6)]
+
+    assert [r["error"]["code"] for r in results] == ["unauthorized"] * 5 + ["rate_limited"]
+
+
+def test_a_successful_login_gives_its_attempt_back(client):
+    make_user("sam@example.com")
+
+    statuses = [api_login(client, PASSWORD).status_code for _ in range(8)]
+    statuses += [api_login(client, "wrong").status_code for _ in range(5)]
+
+    assert statuses == [200] * 8 + [401] * 5
+
+
+def test_the_page_login_is_limited_per_client_and_answers_429(client):
+    make_user("sam@example.com")
+
+    statuses = [page_login(client, "bad").status_code for _ in range(5)]
+    limited = page_login(client, PASSWORD)
+
+    assert statuses == [422] * 5
+    assert limited.status_code == 429 and "Too many failed logins" in limited.get_data(as_text=True)
+    assert client.get("/account").status_code == 302  # not logged in
+
+
+def _concurrent_wrong_logins(app, count=50, door="api"):
+    """`count` threads each try a wrong password at once; returns the status codes."""
+    statuses, barrier = [], threading.Barrier(count)
+
+    def attempt(number):
+        with app.app_context():
+            client = app.test_client()
+            client.environ_base["REMOTE_ADDR"] = f"10.1.{number // 250}.{number % 250 + 1}"  # many clients
+            barrier.wait()
+            login = api_login if door == "api" else tool_login
+            statuses.append(login(client, f"wrong {number}").status_code)
+            db.session.remove()
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return statuses
+
+
+@pytest.mark.parametrize("door", ["api", "tool"])
+def test_fifty_concurrent_wrong_logins_let_at_most_five_reach_the_password_check(app, door):
+    make_user("sam@example.com")
+
+    statuses = _concurrent_wrong_logins(app, door=door)
+
+    assert len(statuses) == 50
+    assert statuses.count(401) == 5 and statuses.count(429) == 45
+
+
+@pytest.fixture
+def redis_app(database_url, tmp_path):
+    try:
+        redis.Redis.from_url(REDIS_URL).ping()
+    except redis.ConnectionError:
+        pytest.fail("Redis must run at 127.0.0.1:6379 for this test")
+    prefix = f"insightshop-test-{uuid.uuid4().hex}"  # this run's counters only
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "REDIS_URL": REDIS_URL, "RATELIMIT_KEY_PREFIX": prefix})  # fmt: skip
+    app.instance_path = str(tmp_path / "instance")
+    with app.app_context():
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+    client = redis.Redis.from_url(REDIS_URL)
+    for key in client.scan_iter(f"*{prefix}*"):
+        client.delete(key)
+
+
+def test_fifty_concurrent_wrong_logins_with_the_redis_limiter(redis_app):
+    make_user("sam@example.com")
+
+    statuses = _concurrent_wrong_logins(redis_app)
+    right = api_login(redis_app.test_client(), PASSWORD)
+
+    assert statuses.count(401) == 5 and statuses.count(429) == 45
+    assert right.status_code == 429
+    assert any(redis.Redis.from_url(REDIS_URL).scan_iter(f"*{redis_app.config['RATELIMIT_KEY_PREFIX']}*login-account*"))
+
+
+def test_the_limit_is_configurable(app, client):
+    app.config["LOGIN_LIMIT_PER_ACCOUNT"] = "2 per minute"
+    make_user("sam@example.com")
+
+    statuses = [api_login(client, "wrong").status_code for _ in range(3)]
+
+    assert statuses == [401, 401, 429]
+
+
+def test_the_service_counts_before_checking_the_password(app):
+    make_user("sam@example.com")
+    for _ in range(5):
+        with pytest.raises(Unauthorized):
+            accounts.authenticate("sam@example.com", "wrong", client="10.9.9.9")
+
+    with pytest.raises(RateLimited) as refused:
+        accounts.authenticate("SAM@example.com", PASSWORD, client="10.9.9.8")
+
+    assert refused.value.code == "rate_limited"
+
+
+def test_guest_tokens_are_limited_per_client(app, client):
+    app.config["GUEST_LIMIT_PER_CLIENT"] = "3 per hour"
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "10.2.0.1"
+
+    statuses = [client.post("/api/auth/guest").status_code for _ in range(4)]
+    elsewhere = other.post("/api/auth/guest")
+
+    assert statuses == [201, 201, 201, 429]
+    assert elsewhere.status_code == 201
+    assert db.session.query(ApiToken).count() == 4
+
+
+def test_guest_tokens_default_to_twenty_an_hour(client):
+    statuses = [client.post("/api/auth/guest").status_code for _ in range(21)]
+
+    assert statuses == [201] * 20 + [429]
+    assert client.post("/api/auth/guest").get_json()["error"]["code"] == "rate_limited"
