@@ -41,6 +41,9 @@ STRIPE_CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+CREDENTIAL_PATHS = ("/api/auth/", "/api/tools/auth_")
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(SecurityError)
     def refuse_untrusted_host(_error: SecurityError):
@@ -66,8 +69,9 @@ def init_app(app: Flask) -> None:
 
 
 def _authenticated() -> bool:
-    """Did the request come with credentials: a bearer token, a logged-in session or a remember cookie?"""
-    if request.headers.get("Authorization"):
+    """Did the request come with credentials (a bearer token, a logged-in session or a remember cookie), or may
+    the answer carry one (logins hand out tokens)?"""
+    if request.headers.get("Authorization") or request.path.startswith(CREDENTIAL_PATHS):
         return True
     if request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")):
         return True

@@ -211,3 +211,33 @@ def test_guest_tokens_default_to_twenty_an_hour(client):
 
     assert statuses == [201] * 20 + [429]
     assert client.post("/api/auth/guest").get_json()["error"]["code"] == "rate_limited"
+
+
+def test_auth_login_over_mcp_http_shares_the_counter_with_the_api(app, client):
+    import anyio
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    from insightshop.mcp.server import asgi_app
+    from tests.mcp.test_mcp_server import LiveASGI
+
+    make_user("sam@example.com")
+    client.environ_base["REMOTE_ADDR"] = "10.3.0.1"  # another client: the per-account counter is what refuses
+    api_statuses = [api_login(client, "wrong").status_code for _ in range(5)]
+
+    with LiveASGI(asgi_app(app)) as live:
+
+        async def main():
+            with anyio.fail_after(30):
+                async with httpx2.AsyncClient(timeout=httpx2.Timeout(20.0)) as http, \
+                        streamable_http_client(f"http://127.0.0.1:{live.port}/mcp", http_client=http) as (read, write), \
+                        ClientSession(read, write) as session:  # fmt: skip
+                    await session.initialize()
+                    return await session.call_tool("auth_login", {"email": "sam@example.com", "password": PASSWORD})
+
+        result = anyio.run(main)
+
+    assert api_statuses == [401] * 5
+    assert result.is_error and result.content[0].text.startswith("rate_limited:")
+    assert db.session.query(ApiToken).count() == 0
