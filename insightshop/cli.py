@@ -86,6 +86,20 @@ def run_automation() -> None:
         click.echo("Nothing to change.")
 
 
+order_commands = AppGroup("orders", help="Orders.")
+
+
+@order_commands.command("expire-unpaid")
+def expire_unpaid() -> None:
+    """Cancel unpaid orders older than UNPAID_ORDER_MINUTES, returning their stock (run it from cron)."""
+    from flask import current_app
+
+    from .services.orders import expire_unpaid as expire
+
+    count = expire()
+    click.echo(f"Expired {count} unpaid orders (hold time {current_app.config['UNPAID_ORDER_MINUTES']} minutes).")
+
+
 mcp_commands = AppGroup("mcp", help="The MCP server for external agents.")
 
 
@@ -121,5 +135,5 @@ def mcp_serve(host: str, port: int) -> None:
 
 
 def register_cli(app: Flask) -> None:
-    for command in (seed_demo, catalog_empty, create_user, search, sales, mcp_commands):
+    for command in (seed_demo, catalog_empty, create_user, search, sales, order_commands, mcp_commands):
         app.cli.add_command(command)

@@ -54,6 +54,12 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "STRIPE_PUBLISHABLE_KEY": os.environ.get("STRIPE_PUBLISHABLE_KEY") or None,
         "STRIPE_WEBHOOK_SECRET": os.environ.get("STRIPE_WEBHOOK_SECRET") or None,
         "STRIPE_HTTP_CLIENT": None,  # tests put a recorded-response client here
+        # The offline test provider marks orders paid with test cards: production refuses it unless asked for.
+        "ALLOW_OFFLINE_PAYMENTS": _flag(os.environ.get("ALLOW_OFFLINE_PAYMENTS")),
+        "UNPAID_ORDER_MINUTES": int(os.environ.get("UNPAID_ORDER_MINUTES", "30")),
+        "ORDER_LINK_MINUTES": int(os.environ.get("ORDER_LINK_MINUTES", "60")),
+        "CHECKOUT_LIMIT_PER_CLIENT": os.environ.get("CHECKOUT_LIMIT_PER_CLIENT", "10 per 10 minutes"),
+        "CHECKOUT_LIMIT_PER_OWNER": os.environ.get("CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes"),
         "RETURN_WINDOW_DAYS": 30,
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-4-5"),
@@ -75,6 +81,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         config["SECRET_KEY"] = _secret_key(instance_path, production)
     _public_base_url(config, production)
     config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])
+    if production and not config["STRIPE_SECRET_KEY"] and not config["ALLOW_OFFLINE_PAYMENTS"]:
+        raise ConfigError(
+            "STRIPE_SECRET_KEY must be set in production: without it the offline test provider would mark orders "
+            "paid with test cards. Set ALLOW_OFFLINE_PAYMENTS=1 only for a demo shop that takes no real orders."
+        )
     return config
 
 
@@ -99,6 +110,10 @@ def _public_base_url(config: dict, production: bool) -> None:
         if not production:  # the development server, the test client (localhost) and the browser tests (127.0.0.1)
             hosts += ["localhost", "127.0.0.1"]
         config["TRUSTED_HOSTS"] = list(dict.fromkeys(hosts))
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def normalise_database_url(url: str) -> str:

@@ -24,6 +24,7 @@ class RecordedStripe(stripe.HTTPClient):
         self.routes = routes or {
             ("post", "/v1/payment_intents"): ("payment_intent_created.json", 200),
             ("post", "/v1/refunds"): ("refund_created.json", 200),
+            ("get", "/v1/payment_intents/*"): ("payment_intent_retrieved.json", 200),
         }
         self.requests: list[dict] = []
 
@@ -31,7 +32,8 @@ class RecordedStripe(stripe.HTTPClient):
         path = "/" + url.split("://", 1)[-1].split("/", 1)[-1].split("?", 1)[0]
         form = {k: v[0] for k, v in parse_qs(post_data or "").items()}
         self.requests.append({"method": method, "path": path, "headers": dict(headers or {}), "form": form})
-        fixture, status = self.routes[(method, path)]
+        # "/v1/payment_intents/*" answers for any id under that path
+        fixture, status = self.routes.get((method, path)) or self.routes[(method, path.rsplit("/", 1)[0] + "/*")]
         body = json.loads((FIXTURES / fixture).read_text())
         if path == "/v1/payment_intents" and status == 200:  # echo what the shop sent, as Stripe does
             body.update(amount=int(form["amount"]), metadata={"order_id": form["metadata[order_id]"]})

@@ -16,6 +16,7 @@ def test_production_cookies_are_secure(monkeypatch, tmp_path):
     monkeypatch.setenv("APP_ENV", "production")
     monkeypatch.setenv("SECRET_KEY", "from-the-environment")
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
+    monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_configured")
 
     config = load_config(str(tmp_path))
 

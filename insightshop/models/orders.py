@@ -36,6 +36,8 @@ class Order(TimestampMixin, db.Model):
     cart_guest_id: Mapped[str | None] = mapped_column(String(64), index=True)  # the guest whose cart became this order
     guest_token: Mapped[str] = mapped_column(String(64), unique=True)
     idempotency_key: Mapped[str | None] = mapped_column(String(128))
+    # A hash of the checkout request: the same Idempotency-Key with another body is refused, not replayed.
+    checkout_fingerprint: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
     shipping_name: Mapped[str] = mapped_column(String(255))
     shipping_address: Mapped[str] = mapped_column(String(500))
@@ -79,6 +81,11 @@ class Order(TimestampMixin, db.Model):
 
     def can_pay(self) -> bool:
         return self.status == "pending" and not self.is_paid
+
+    @property
+    def is_test_payment(self) -> bool:
+        """Paid through the offline test provider: no money moved."""
+        return self.is_paid and self.payment_provider == "offline"
 
 
 class OrderItem(db.Model):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
@@ -10,7 +11,8 @@ from ..forms.checkout import CardForm, CheckoutForm, LookupForm, ReturnForm
 from ..services import cart, order_receipts, orders, payments, returns
 from ..services.errors import DomainError, NotFound
 from ..services.payments import offline
-from ..web.auth import current_actor, ensure_guest
+from ..services.rate_limits import RateLimited
+from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
 from ..web.security_headers import STRIPE_CONTENT_SECURITY_POLICY
 
@@ -26,8 +28,25 @@ def remember_order(order) -> None:
 
 
 def _order(order_id: int):
-    token = request.args.get("token") or session.get(TOKENS_KEY, {}).get(str(order_id))
-    return orders.get_order(current_actor(), order_id, token)
+    return orders.get_order(current_actor(), order_id, _session_token(order_id))
+
+
+def _session_token(order_id: int) -> str | None:
+    return session.get(TOKENS_KEY, {}).get(str(order_id))
+
+
+@order_pages.before_request
+def take_token_from_url():
+    """A signed short-lived link (?link=) or an old ?token= link: keep the order's token in the session and
+    redirect to the same page without it, so it does not linger in the address bar, history or logs."""
+    order_id = (request.view_args or {}).get("order_id")
+    if request.method != "GET" or order_id is None or not {"link", "token"} & set(request.args):
+        return None
+    token = orders.token_from_link(order_id, request.args.get("link")) or request.args.get("token")
+    with contextlib.suppress(NotFound):  # the page itself answers 404
+        remember_order(orders.get_order(current_actor(), order_id, token))
+    kept = {key: value for key, value in request.args.items() if key not in ("link", "token")}
+    return redirect(url_for(request.endpoint, **request.view_args, **kept), 303)
 
 
 @order_pages.route("/checkout", methods=["GET", "POST"])
@@ -49,7 +68,9 @@ def checkout():
             "shipping_phone")}, shipping_country=form.shipping_country.data or "US",
             shipping_method=form.shipping_method.data)  # fmt: skip
         try:
-            order = orders.place_order(actor, details, form.idempotency_key.data)
+            order = orders.place_order(actor, details, form.idempotency_key.data, client=client_address())
+        except RateLimited:
+            raise  # the 429 page, with Retry-After
         except DomainError as error:
             show_error(form, error, aliases={"email": "email"})
         else:
@@ -66,7 +87,11 @@ def pay(order_id: int):
     if not order.can_pay():
         return redirect(url_for("orders.show_order", order_id=order.id))
     form, error = CardForm(), None
-    intent = payments.create_intent(order)
+    try:
+        intent = payments.create_intent(order)  # created once per order, reused on every later view
+    except DomainError as problem:  # expired meanwhile, or paid from another tab
+        flash(problem.message, "error")
+        return redirect(url_for("orders.show_order", order_id=order_id), 303)
     if intent.provider == offline.NAME and form.validate_on_submit():
         try:
             offline.confirm(order, form.card_number.data, actor=order.email)
@@ -77,7 +102,8 @@ def pay(order_id: int):
             flash("Payment received — thank you! Your receipt is ready.", "success")
             return redirect(url_for("orders.show_order", order_id=order.id), 303)
     html = render_template("orders/pay.html", order=order, form=form, intent=intent, error=error,
-                           stripe_key=current_app.config.get("STRIPE_PUBLISHABLE_KEY"))  # fmt: skip
+                           stripe_key=current_app.config.get("STRIPE_PUBLISHABLE_KEY"),
+                           show_test_cards=current_app.config.get("APP_ENV") != "production")  # fmt: skip
     response = Response(html, 422 if form.is_submitted() and error else 200)
     if intent.provider == "stripe":
         response.headers["Content-Security-Policy"] = STRIPE_CONTENT_SECURITY_POLICY
@@ -112,7 +138,7 @@ def request_return(order_id: int):
         try:
             returns.request_return(current_actor(), order.id, [{"order_item_id": form.order_item_id.data,
                                    "quantity": form.quantity.data, "reason": form.reason.data}],
-                                   request.args.get("token") or session.get(TOKENS_KEY, {}).get(str(order.id)))  # fmt: skip
+                                   _session_token(order.id))  # fmt: skip
         except DomainError as error:
             flash(error.message, "error")
         else:

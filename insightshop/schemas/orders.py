@@ -101,6 +101,7 @@ def order_to_dict(order: Order, *, full: bool = True) -> dict:
         "tracking_number": order.tracking_number,
         "payment_provider": order.payment_provider,
         "payment_method": order.payment_method,
+        "test_payment": order.is_test_payment,
     }
     if full:
         data.update(

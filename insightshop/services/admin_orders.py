@@ -61,12 +61,24 @@ def change_status(actor: Actor, order_id: int, status: str, *, carrier: str | No
                   tracking_number: str | None = None, note: str = "", require_tracking: bool = True) -> Order:  # fmt: skip
     """Move an order to a new status: shipped needs a carrier and tracking number; cancelling a paid order
     puts the items back in stock and refunds the payment."""
-    order = get_order(order_id)
-    before = {"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number}
     if status not in ORDER_STATUSES:
         raise Invalid(
             f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}]
         )
+
+    def work() -> Order:
+        # The order's row is locked and re-read: a cancel racing a payment or another cancel acts once.
+        order = orders.lock_order_and_cart(order_id)
+        _apply_status(actor, order, status, carrier, tracking_number, note, require_tracking)
+        db.session.commit()
+        return order
+
+    return orders.write_transaction(work)
+
+
+def _apply_status(actor: Actor, order: Order, status: str, carrier: str | None, tracking_number: str | None,
+                  note: str, require_tracking: bool) -> None:  # fmt: skip
+    before = {"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number}
     if status == "shipped" and (require_tracking or carrier or tracking_number):
         if not (carrier or "").strip() or not (tracking_number or "").strip():
             raise Invalid("Shipping needs a carrier and a tracking number",
@@ -83,8 +95,6 @@ def change_status(actor: Actor, order_id: int, status: str, *, carrier: str | No
         orders.set_status(order, status, actor_label=label, note=note or f"Status set to {status}", commit=False)
     audit.record(actor, "order.status", "order", order.id, before=before,
                  after={"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number})  # fmt: skip
-    db.session.commit()
-    return order
 
 
 def list_payments(*, status: str | None = None, provider: str | None = None, order_id: int | None = None,

@@ -24,6 +24,8 @@ class ErrorCode(StrEnum):
     CART_EMPTY = "cart_empty"
     INVALID_TRANSITION = "invalid_transition"
     ALREADY_PAID = "already_paid"
+    ORDER_EXPIRED = "order_expired"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     PAYMENT_DECLINED = "payment_declined"
     PAYMENT_FAILED = "payment_failed"
     SIGNATURE_INVALID = "signature_invalid"

@@ -1,12 +1,25 @@
-"""Checkout and orders: a cart becomes an order with stock taken in the same transaction; lookups and access."""
+"""Checkout and orders: a cart becomes an order with stock taken in the same transaction; lookups and access.
+
+Every change of an order's status (checkout replacing a stale order, cancel, expire, pay) runs in a write
+transaction that locks the order's row and re-reads its status first: on PostgreSQL `SELECT … FOR UPDATE`
+(after a per-cart advisory lock that serialises one cart's checkouts and payments), on SQLite `BEGIN IMMEDIATE`
+(one writer at a time). So each transition happens once, and stock is given back only by the one that did it.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
 import secrets
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from typing import TypeVar
 
+from flask import current_app
+from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -16,12 +29,25 @@ from ..models.cart import CartItem
 from ..models.catalog import ProductVariant
 from ..models.orders import Order, OrderEvent, OrderItem
 from . import cart as carts
-from . import pricing
+from . import pricing, rate_limits
 from .accounts import normalise_email
 from .actors import Actor
-from .errors import Conflict, ErrorCode, Invalid, NotFound
+from .errors import Conflict, DomainError, ErrorCode, Invalid, NotFound
 
 LOCK_RETRIES = 20
+T = TypeVar("T")
+
+CHECKOUT_PER_CLIENT = rate_limits.Rule("checkout-client", "CHECKOUT_LIMIT_PER_CLIENT", "10 per 10 minutes",
+                                       "Too many checkouts from your address; please try again later")  # fmt: skip
+CHECKOUT_PER_OWNER = rate_limits.Rule("checkout-owner", "CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes",
+                                      "Too many checkouts for this cart; please try again later")  # fmt: skip
+
+
+class IdempotencyKeyReused(DomainError):
+    """The same Idempotency-Key came back with a different checkout body."""
+
+    status = 422
+    default_code = ErrorCode.IDEMPOTENCY_KEY_REUSED
 
 
 @dataclass(frozen=True)
@@ -46,45 +72,117 @@ def quote(actor: Actor, method: str = "standard") -> pricing.Totals:
     return pricing.totals([(book.price_of(line.product), line.item.quantity) for line in current.lines], method)
 
 
-def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | None = None) -> Order:
-    """Turn the actor's cart into a pending order, taking the stock; a repeated idempotency key returns the first order."""
+def write_transaction(work: Callable[[], T]) -> T:
+    """Run `work` in a transaction of its own that may lock rows; retried while SQLite's write lock is busy or
+    PostgreSQL broke a deadlock. On SQLite the transaction takes the write lock up front (BEGIN IMMEDIATE)."""
+    for attempt in range(LOCK_RETRIES):
+        db.session.rollback()
+        try:
+            if db.session.get_bind().dialect.name == "sqlite":
+                db.session.execute(text("BEGIN IMMEDIATE"))  # one writer at a time: nobody reads a stale status
+            return work()
+        except OperationalError as error:
+            db.session.rollback()
+            message = str(error).lower()
+            if not ("locked" in message or "deadlock" in message) or attempt == LOCK_RETRIES - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
+        except BaseException:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")
+
+
+def lock_order(order_id: int) -> Order | None:
+    """The order's row, locked for this transaction (FOR UPDATE on PostgreSQL) and re-read from the database."""
+    return db.session.scalar(
+        select(Order).where(Order.id == order_id).with_for_update().execution_options(populate_existing=True)
+    )
+
+
+def lock_cart_of(order: Order) -> None:
+    """Serialise everything that touches one cart's checkouts (PostgreSQL: a transaction-scoped advisory lock)."""
+    _lock_owner(f"u{order.user_id}" if order.user_id else f"g{order.cart_guest_id}")
+
+
+def lock_order_and_cart(order_id: int) -> Order:
+    """Inside write_transaction: the cart's lock, then the order's row lock (always in this order), re-read."""
+    order = db.session.get(Order, order_id)
+    if order is None:
+        raise NotFound(f"Order {order_id} does not exist")
+    lock_cart_of(order)
+    return lock_order(order_id)
+
+
+def _lock_owner(owner: str) -> None:
+    if db.session.get_bind().dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(f"insightshop-cart:{owner}".encode()).digest()[:8], "big", signed=True)
+        db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | None = None, *,
+                client: str | None = None) -> Order:  # fmt: skip
+    """Turn the actor's cart into a pending order, taking the stock; a repeated idempotency key returns the first
+    order (422 when it comes with a different body). Rate limited per client address and per cart."""
     actor.require_owner()
     if details.shipping_method not in pricing.SHIPPING_METHODS:
         raise Invalid(
             "shipping_method must be standard or express", details=[{"field": "shipping_method", "message": "unknown"}]
         )
     email = normalise_email(details.email)
-    if idempotency_key:
-        existing = order_for_key(actor, idempotency_key)
-        if existing is not None:
-            return existing
-    for attempt in range(LOCK_RETRIES):
-        try:
-            return _place(actor, details, email, idempotency_key)
-        except OperationalError as error:  # SQLite: another checkout holds the write lock
-            db.session.rollback()
-            if "locked" not in str(error).lower() or attempt == LOCK_RETRIES - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
-        except IntegrityError:
-            db.session.rollback()
-            existing = order_for_key(actor, idempotency_key) if idempotency_key else None
-            if existing is None:
-                raise
-            return existing
-    raise AssertionError("unreachable")
+    fingerprint = checkout_fingerprint(details)
+    existing = replayed_order(actor, idempotency_key, details)
+    if existing is not None:
+        return existing
+    rate_limits.take((CHECKOUT_PER_CLIENT, client), (CHECKOUT_PER_OWNER, _owner_key(actor)))
+    try:
+        return write_transaction(lambda: _place(actor, details, email, idempotency_key, fingerprint))
+    except IntegrityError:
+        existing = replayed_order(actor, idempotency_key, details)
+        if existing is None:
+            raise
+        return existing
 
 
-def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: str | None) -> Order:
-    db.session.rollback()  # a transaction of its own, started below with the write lock
-    if db.session.get_bind().dialect.name == "sqlite":
-        db.session.execute(text("BEGIN IMMEDIATE"))  # one writer at a time: no two checkouts read the same stock
+def replayed_order(actor: Actor, idempotency_key: str | None, details: ShippingDetails) -> Order | None:
+    """The order an earlier checkout with this key placed; IdempotencyKeyReused when the body differs."""
+    if not idempotency_key or not actor.has_owner:
+        return None
+    existing = order_for_key(actor, idempotency_key)
+    if existing is None:
+        return None
+    if existing.checkout_fingerprint and not hmac.compare_digest(
+        existing.checkout_fingerprint, checkout_fingerprint(details)
+    ):
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used for a different checkout; use a new key for a new order",
+            details=[{"field": "Idempotency-Key", "message": "already used with a different body"}],
+        )
+    return existing
+
+
+def checkout_fingerprint(details: ShippingDetails) -> str:
+    """A hash of what was asked for, to tell a retry from a different checkout under the same key."""
+    fields = asdict(details)
+    fields["email"] = (fields["email"] or "").strip().lower()
+    fields["shipping_country"] = fields["shipping_country"] or "US"
+    fields = {name: (value.strip() if isinstance(value, str) else value) or None for name, value in fields.items()}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: str | None,
+           fingerprint: str) -> Order:  # fmt: skip
+    _lock_owner(_owner_key(actor))  # concurrent checkouts of one cart run one after the other
+    existing = replayed_order(actor, idempotency_key, details)  # a retry that waited for the first attempt
+    if existing is not None:
+        return existing
     items = db.session.scalars(carts.owned_items(actor).order_by(CartItem.id)).unique().all()
     if not items:
         raise Invalid("Your cart is empty", code=ErrorCode.CART_EMPTY)
-    _release_open_checkouts(actor)
-    # Row locks (PostgreSQL) in id order, so concurrent checkouts cannot deadlock or both take the last unit.
     variant_ids = sorted({item.variant_id for item in items})
+    _release_open_checkouts(actor)
+    _expire_overdue(variant_ids)  # abandoned holds on these variants free their units for this buyer
+    # Row locks (PostgreSQL) in id order, so concurrent checkouts cannot deadlock or both take the last unit.
     locked = {v.id: v for v in db.session.scalars(
         select(ProductVariant).where(ProductVariant.id.in_(variant_ids)).order_by(ProductVariant.id)
         .with_for_update().execution_options(populate_existing=True)
@@ -105,6 +203,7 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         email=email,
         guest_token=secrets.token_urlsafe(24),
         idempotency_key=_scoped_key(actor, idempotency_key),
+        checkout_fingerprint=fingerprint,
         status="pending",
         **{
             field: getattr(details, field)
@@ -139,27 +238,62 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
 
 
 def _release_open_checkouts(actor: Actor) -> None:
-    """One open checkout per cart: an earlier unpaid order of the same cart gives its stock back."""
+    """One open checkout per cart: earlier unpaid orders of the same cart give their stock back (each once)."""
     owner = Order.user_id == actor.user.id if actor.user else Order.cart_guest_id == actor.guest_id
-    for stale in db.session.scalars(select(Order).where(owner, Order.status == "pending", Order.paid_at.is_(None))):
-        cancel_order(stale, actor_label="system", note="Replaced by a newer checkout", commit=False)
+    stale_orders = db.session.scalars(
+        select(Order).where(owner, Order.status == "pending", Order.paid_at.is_(None)).order_by(Order.id)
+        .with_for_update().execution_options(populate_existing=True)
+    ).all()  # fmt: skip
+    for stale in stale_orders:
+        _cancel_locked(stale, actor_label="system", note="Replaced by a newer checkout")
 
 
 def cancel_order(order: Order, *, actor_label: str, note: str = "Cancelled", commit: bool = True) -> Order:
-    """Cancel an order that may still be cancelled, putting its items back in stock."""
+    """Cancel an order that may still be cancelled, putting its items back in stock exactly once.
+
+    The order's row is locked and its status re-read before anything changes, so two cancellations (or a
+    cancellation racing a payment) cannot both act. With commit=False the caller owns the transaction (and
+    should have started it with write_transaction)."""
+    if not commit:
+        locked = lock_order(order.id)
+        return _cancel_locked(locked if locked is not None else order, actor_label=actor_label, note=note)
+    order_id = order.id
+
+    def work() -> Order:
+        locked = lock_order_and_cart(order_id)
+        _cancel_locked(locked, actor_label=actor_label, note=note)
+        db.session.commit()
+        return locked
+
+    return write_transaction(work)
+
+
+def _cancel_locked(order: Order, *, actor_label: str, note: str) -> Order:
     if not order.can_change_to("cancelled"):
         raise Conflict(f"A {order.status} order cannot be cancelled", code=ErrorCode.INVALID_TRANSITION)
-    for item in order.items:
-        if item.variant_id is not None:
-            variant = db.session.get(ProductVariant, item.variant_id, with_for_update=True)
-            if variant is not None:
-                variant.stock += item.quantity - item.returned_quantity
-    set_status(order, "cancelled", actor_label=actor_label, note=note, commit=commit)
+    restock([(item.variant_id, item.quantity - item.returned_quantity) for item in order.items])
+    set_status(order, "cancelled", actor_label=actor_label, note=note, commit=False)
     return order
 
 
+def restock(quantities: list[tuple[int | None, int]]) -> None:
+    """Put units back on their variants, row-locked in id order (the caller holds the order's lock and commits)."""
+    wanted: dict[int, int] = {}
+    for variant_id, quantity in quantities:
+        if variant_id is not None and quantity > 0:
+            wanted[variant_id] = wanted.get(variant_id, 0) + quantity
+    if not wanted:
+        return
+    variants = db.session.scalars(
+        select(ProductVariant).where(ProductVariant.id.in_(sorted(wanted))).order_by(ProductVariant.id)
+        .with_for_update().execution_options(populate_existing=True)
+    )  # fmt: skip
+    for variant in variants:
+        variant.stock += wanted[variant.id]
+
+
 def set_status(order: Order, status: str, *, actor_label: str, note: str = "", commit: bool = True) -> None:
-    """Move an order along its allowed transitions, recording the event."""
+    """Move an order along its allowed transitions, recording the event (callers hold the order's lock)."""
     if not order.can_change_to(status):
         raise Conflict(f"An order cannot go from {order.status} to {status}", code=ErrorCode.INVALID_TRANSITION,
                        details=[{"from": order.status, "to": status}])  # fmt: skip
@@ -169,6 +303,49 @@ def set_status(order: Order, status: str, *, actor_label: str, note: str = "", c
     order.events.append(OrderEvent(status=status, note=note, actor=actor_label))
     if commit:
         db.session.commit()
+
+
+def hold_expired(order: Order) -> bool:
+    """An unpaid order past its hold time (UNPAID_ORDER_MINUTES): its stock should go back on sale."""
+    minutes = current_app.config.get("UNPAID_ORDER_MINUTES") or 0
+    return (order.status == "pending" and not order.is_paid and minutes > 0
+            and order.created_at <= utcnow() - timedelta(minutes=minutes))  # fmt: skip
+
+
+def expire_order(order: Order) -> None:
+    """Cancel a locked, overdue unpaid order with an "Expired" event (the caller commits)."""
+    minutes = current_app.config.get("UNPAID_ORDER_MINUTES")
+    _cancel_locked(order, actor_label="system", note=f"Expired: not paid within {minutes} minutes")
+
+
+def expire_unpaid() -> int:
+    """Cancel every unpaid order past its hold time, returning its stock; how many expired (for a cron job)."""
+
+    def work() -> int:
+        count = _expire_overdue(None)
+        db.session.commit()
+        return count
+
+    return write_transaction(work)
+
+
+def _expire_overdue(variant_ids: list[int] | None) -> int:
+    minutes = current_app.config.get("UNPAID_ORDER_MINUTES") or 0
+    if minutes <= 0:
+        return 0
+    statement = select(Order).where(Order.status == "pending", Order.paid_at.is_(None),
+                                    Order.created_at <= utcnow() - timedelta(minutes=minutes))  # fmt: skip
+    if variant_ids is not None:
+        statement = statement.where(
+            Order.id.in_(select(OrderItem.order_id).where(OrderItem.variant_id.in_(variant_ids)))
+        )
+    # Orders someone else holds (being paid or cancelled right now) are skipped, not waited for.
+    overdue = db.session.scalars(
+        statement.order_by(Order.id).with_for_update(skip_locked=True).execution_options(populate_existing=True)
+    ).all()
+    for order in overdue:
+        expire_order(order)
+    return len(overdue)
 
 
 def get_order(actor: Actor, order_id: int, token: str | None = None) -> Order:
@@ -187,7 +364,34 @@ def can_access(actor: Actor, order: Order, token: str | None = None) -> bool:
         return True
     if actor.guest_id is not None and order.cart_guest_id == actor.guest_id:
         return True
-    return bool(token) and hmac.compare_digest(token, order.guest_token)
+    return bool(token) and hmac.compare_digest(token.encode("utf-8", "surrogatepass"), order.guest_token.encode())
+
+
+def order_link_token(order: Order) -> str:
+    """A signed, short-lived (ORDER_LINK_MINUTES) stand-in for the order's token, for links the shop hands out."""
+    return _link_signer().dumps({"o": order.id, "t": _token_digest(order.guest_token)})
+
+
+def token_from_link(order_id: int, link: str | None) -> str | None:
+    """The order's token when `link` is a valid, unexpired link for this order; None otherwise."""
+    if not link:
+        return None
+    try:
+        data = _link_signer().loads(link, max_age=int(current_app.config.get("ORDER_LINK_MINUTES") or 60) * 60)
+    except BadData:
+        return None
+    order = db.session.get(Order, order_id)
+    if order is None or not isinstance(data, dict) or data.get("o") != order_id:
+        return None
+    return order.guest_token if hmac.compare_digest(str(data.get("t")), _token_digest(order.guest_token)) else None
+
+
+def _link_signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="insightshop-order-link")
+
+
+def _token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
 
 
 def list_orders(actor: Actor) -> list[Order]:
@@ -199,7 +403,8 @@ def list_orders(actor: Actor) -> list[Order]:
 def order_status(order_id: int, email: str) -> Order:
     """An order found by id and email; a wrong email looks exactly like a missing order."""
     order = db.session.get(Order, order_id)
-    if order is None or not hmac.compare_digest(order.email.lower(), (email or "").strip().lower()):
+    given = (email or "").strip().lower().encode("utf-8", "surrogatepass")
+    if order is None or not hmac.compare_digest(order.email.lower().encode("utf-8"), given):
         raise NotFound("No order matches that number and email")
     return order
 
@@ -223,6 +428,10 @@ def _scoped_key(actor: Actor, key: str | None) -> str | None:
         return None
     owner = f"u{actor.user.id}" if actor.user else f"g{actor.guest_id}"
     return f"{owner}:{key}"[:128]
+
+
+def _owner_key(actor: Actor) -> str:
+    return f"u{actor.user.id}" if actor.user else f"g{actor.guest_id}"
 
 
 def _actor_label(actor: Actor) -> str:

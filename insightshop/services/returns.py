@@ -6,10 +6,10 @@ from datetime import timedelta
 from decimal import Decimal
 
 from flask import current_app
+from sqlalchemy import select
 
 from ..extensions import db
 from ..models.base import utcnow
-from ..models.catalog import ProductVariant
 from ..models.orders import OrderEvent, ReturnItem, ReturnRequest
 from . import orders, pricing
 from .actors import Actor
@@ -19,7 +19,12 @@ from .payments import provider_for
 
 def request_return(actor: Actor, order_id: int, items: list[dict], token: str | None = None) -> ReturnRequest:
     """Ask to return delivered items (order_item_id, quantity, reason each) within the return window."""
-    order = orders.get_order(actor, order_id, token)
+    orders.get_order(actor, order_id, token)  # 404 for anyone who may not see it
+    return orders.write_transaction(lambda: _request_locked(orders.lock_order_and_cart(order_id), items))
+
+
+def _request_locked(order, items: list[dict]) -> ReturnRequest:
+    # Under the order's lock: two requests at once cannot both claim the same returnable units.
     window = timedelta(days=current_app.config["RETURN_WINDOW_DAYS"])
     if order.status != "delivered" or order.delivered_at is None or utcnow() - order.delivered_at > window:
         raise Conflict(f"Only delivered orders can be returned, within {window.days} days of delivery",
@@ -57,36 +62,44 @@ def decide_return(actor: Actor, return_id: int, approve: bool, note: str = "") -
     """Approve (restock the items, refund them with their tax share) or reject a requested return."""
     if not actor.is_admin:
         raise Forbidden("Only admins decide returns")
-    request = db.session.get(ReturnRequest, return_id)
-    if request is None:
+    found = db.session.get(ReturnRequest, return_id)
+    if found is None:
         raise NotFound(f"Return {return_id} does not exist")
+    order_id = found.order_id
+
+    def work() -> ReturnRequest:
+        # The order and the request are locked and re-read: a return is decided (and restocked, refunded) once.
+        order = orders.lock_order_and_cart(order_id)
+        request = db.session.scalar(select(ReturnRequest).where(ReturnRequest.id == return_id).with_for_update()
+                                    .execution_options(populate_existing=True))  # fmt: skip
+        _decide_locked(actor, order, request, approve, note)
+        db.session.commit()
+        return request
+
+    return orders.write_transaction(work)
+
+
+def _decide_locked(actor: Actor, order, request: ReturnRequest, approve: bool, note: str) -> None:
     if request.status != "requested":
         raise Conflict(f"This return was already {request.status}", code=ErrorCode.INVALID_TRANSITION)
-    order = request.order
     request.decided_by, request.decision_note = actor.user.email, note
     if not approve:
         request.status = "rejected"
         order.events.append(
             OrderEvent(status=order.status, note=f"Return #{request.id} rejected", actor=actor.user.email)
         )
-        db.session.commit()
-        return request
+        return
     goods = sum((ri.order_item.unit_price * ri.quantity for ri in request.items), Decimal("0"))
     base = order.subtotal - order.discount
     tax_share = pricing.quantize(goods * order.tax / base) if base > 0 else Decimal("0.00")
     amount = pricing.quantize(goods) + tax_share
     for returned in request.items:
         returned.order_item.returned_quantity += returned.quantity
-        if returned.order_item.variant_id:
-            variant = db.session.get(ProductVariant, returned.order_item.variant_id, with_for_update=True)
-            if variant is not None:
-                variant.stock += returned.quantity
+    orders.restock([(returned.order_item.variant_id, returned.quantity) for returned in request.items])
     provider_for(order).refund(order, amount)
     request.status, request.refund_amount = "approved", amount
     order.events.append(OrderEvent(status=order.status, note=f"Return #{request.id} approved, refunded {amount:.2f}",
                                    actor=actor.user.email))  # fmt: skip
-    db.session.commit()
-    return request
 
 
 def _pending_items(order_item_id: int) -> list[ReturnItem]:

@@ -292,13 +292,17 @@ def _review_create(actor, args, _token):
 
 def _checkout_proceed(actor, args, _token):
     from ..schemas.orders import order_to_dict
+    from ..web.auth import client_address
 
-    order = orders.place_order(actor, orders.ShippingDetails(**args))
+    # The same per-client and per-cart checkout limits as the page and the API.
+    order = orders.place_order(actor, orders.ShippingDetails(**args), client=client_address())
     intent = payments.create_intent(order)
+    # A signed, short-lived pay link: the order's long-lived token never goes into a URL.
+    pay_url = f"/orders/{order.id}/pay" + ("" if order.user_id else f"?link={orders.order_link_token(order)}")
     return {"order": order_to_dict(order), "order_token": order.guest_token,
             "payment": {"provider": intent.provider, "payment_intent_id": intent.payment_intent_id,
                         "client_secret": intent.client_secret, "amount": f"{intent.amount:.2f}",
-                        "pay_url": f"/orders/{order.id}/pay"}}  # fmt: skip
+                        "pay_url": pay_url}}  # fmt: skip
 
 
 def _order_status(_actor, args, _token):

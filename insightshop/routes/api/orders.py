@@ -19,12 +19,13 @@ from ...schemas.validation import validate
 from ...services import orders, payments, returns
 from ...services.errors import Invalid, NotFound
 from ...services.payments import offline, stripe_provider
-from ...web.auth import current_actor
+from ...web.auth import client_address, current_actor
 from . import api, json_body
 
 
 def _order_token(body: dict | None = None) -> str | None:
-    return (body or {}).get("order_token") or request.headers.get("X-Order-Token") or request.args.get("token")
+    # The X-Order-Token header (or the JSON body), never the query string: URLs end up in access logs.
+    return (body or {}).get("order_token") or request.headers.get("X-Order-Token")
 
 
 @api.post("/orders")
@@ -36,9 +37,9 @@ def place_order():
             "Idempotency-Key must be 8–64 characters",
             details=[{"field": "Idempotency-Key", "message": "8–64 characters"}],
         )
-    actor = current_actor()
-    existing = orders.order_for_key(actor, key) if key and actor.has_owner else None
-    order = existing or orders.place_order(actor, orders.ShippingDetails(**body), key)
+    actor, details = current_actor(), orders.ShippingDetails(**body)
+    existing = orders.replayed_order(actor, key, details)
+    order = existing or orders.place_order(actor, details, key, client=client_address())
     return {"order": order_to_dict(order), "order_token": order.guest_token, "replayed": existing is not None}, (
         200 if existing else 201
     )

@@ -11,6 +11,7 @@ from ...extensions import db
 from ...models.base import utcnow
 from ...models.cart import CartItem
 from ...models.orders import Order, OrderEvent, PaymentLog
+from .. import orders
 from ..errors import Conflict, ErrorCode
 
 
@@ -42,10 +43,35 @@ def provider_for(order: Order):
 
 
 def create_intent(order: Order) -> Intent:
-    """Start (or resume) paying an order: the amount always comes from the order's server-side total."""
+    """Start (or resume) paying an order: the amount always comes from the order's server-side total. An order's
+    intent is created once, under the order's lock, and reused afterwards (viewing the pay page writes nothing)."""
+    if order.can_pay() and not orders.hold_expired(order) and order.payment_intent_id \
+            and order.payment_provider == provider_name():  # fmt: skip
+        return provider().resume_intent(order)
+    order_id = order.id
+
+    def work() -> Intent:
+        locked = orders.lock_order_and_cart(order_id)
+        check_payable(locked)
+        if locked.payment_intent_id and locked.payment_provider == provider_name():
+            return provider().resume_intent(locked)
+        return provider().create_intent(locked)
+
+    return orders.write_transaction(work)
+
+
+def check_payable(order: Order) -> None:
+    """Under the order's lock: only a pending order inside its hold time may be paid. An overdue one is expired
+    on the spot (its stock goes back) and refused with order_expired."""
+    if orders.hold_expired(order):
+        orders.expire_order(order)
+        db.session.commit()
+        raise Conflict(f"Order {order.id} expired: it was not paid within "
+                       f"{current_app.config.get('UNPAID_ORDER_MINUTES')} minutes. Please check out again.",
+                       code=ErrorCode.ORDER_EXPIRED)  # fmt: skip
     if not order.can_pay():
-        raise Conflict(f"Order {order.id} is {order.status} and cannot be paid", code=ErrorCode.ALREADY_PAID)
-    return provider().create_intent(order)
+        raise Conflict(f"Order {order.id} is {order.status} and cannot be paid", code=ErrorCode.ALREADY_PAID,
+                       details=[{"status": order.status}])  # fmt: skip
 
 
 def to_cents(amount: Decimal) -> int:
@@ -64,16 +90,23 @@ def record(order: Order | None, provider: str, status: str, amount: Decimal, *, 
 
 
 def mark_paid(order: Order, *, provider: str, method: str, actor: str = "payment provider") -> bool:
-    """Record a successful payment once; returns False when the order was already paid."""
-    if order.is_paid:
+    """The one transition to paid: a pending order becomes paid exactly once; False when it was not pending.
+
+    Callers run inside orders.write_transaction and hold the order's row lock (orders.lock_order_and_cart);
+    the status is re-read under that lock here, so two payments can never both see "pending"."""
+    locked = orders.lock_order(order.id) or order
+    if locked.is_paid or locked.status != "pending":
         return False
-    order.paid_at = utcnow()
-    order.status = "paid"
-    order.payment_provider = provider
-    order.payment_method = method
-    order.events.append(OrderEvent(status="paid", note=f"Paid by {method}", actor=actor))
+    locked.paid_at = utcnow()
+    locked.status = "paid"
+    locked.payment_provider = provider
+    locked.payment_method = method
+    note = f"Paid by {method}"
+    if provider == "offline":
+        note += " — TEST PAYMENT: the offline test provider moved no money"
+    locked.events.append(OrderEvent(status="paid", note=note, actor=actor))
     # The cart that became this order is emptied only now, so a declined card leaves it as it was.
-    owner = CartItem.user_id == order.user_id if order.user_id else CartItem.guest_id == order.cart_guest_id
-    bought = [item.variant_id for item in order.items if item.variant_id]
+    owner = CartItem.user_id == locked.user_id if locked.user_id else CartItem.guest_id == locked.cart_guest_id
+    bought = [item.variant_id for item in locked.items if item.variant_id]
     db.session.query(CartItem).filter(owner, CartItem.variant_id.in_(bought)).delete(synchronize_session=False)
     return True

@@ -9,8 +9,9 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...models.orders import Order
+from .. import orders
 from ..errors import Conflict, ErrorCode, Invalid, NotFound
-from . import Intent, mark_paid, record
+from . import Intent, check_payable, mark_paid, record
 
 NAME = "offline"
 # Stripe's test cards: number → (outcome, brand, message)
@@ -25,11 +26,17 @@ TEST_CARDS = {
 
 
 def create_intent(order: Order) -> Intent:
+    """A test PaymentIntent for the order (called under the order's lock; created once)."""
     if not (order.payment_provider == NAME and order.payment_intent_id):
         order.payment_provider = NAME
         order.payment_intent_id = f"pi_offline_{secrets.token_hex(12)}"
         record(order, NAME, "requires_payment_method", order.total, intent_id=order.payment_intent_id)
         db.session.commit()
+    return resume_intent(order)
+
+
+def resume_intent(order: Order) -> Intent:
+    """The order's existing test intent (writes nothing)."""
     secret = f"{order.payment_intent_id}_secret_{order.guest_token[:12]}"
     return Intent(NAME, order.payment_intent_id, secret, order.total, order.currency)
 
@@ -44,33 +51,30 @@ def find_order(payment_intent_id: str) -> Order:
 
 
 def confirm(order: Order, card_number: str, *, actor: str = "customer") -> Order:
-    """Settle a payment with a test card number: success marks the order paid, anything else is logged and refused."""
+    """Settle a payment with a test card number: success marks the order paid (once, under the order's row lock);
+    anything else is logged and refused. A second payment of the same order is refused with already_paid."""
     digits = "".join(ch for ch in (card_number or "") if ch.isdigit())
     if not 12 <= len(digits) <= 19 or not _luhn_ok(digits):
         raise Invalid("That card number is not valid", code=ErrorCode.VALIDATION_ERROR,
                       details=[{"field": "card_number", "message": "not a valid card number"}])  # fmt: skip
-    if order.is_paid or order.status != "pending":
-        raise Conflict(f"Order {order.id} is already {order.status}", code=ErrorCode.ALREADY_PAID)
     outcome, brand, message = TEST_CARDS.get(digits, ("card_declined", _brand(digits), "Your card was declined. "
                                              "Test payments accept Stripe's test cards, e.g. 4242 4242 4242 4242."))  # fmt: skip
-    last4 = digits[-4:]
-    if outcome != "succeeded":
-        record(
-            order,
-            NAME,
-            outcome,
-            order.total,
-            intent_id=order.payment_intent_id,
-            brand=brand,
-            last4=last4,
-            error=message,
-        )
+    order_id = order.id
+
+    def work() -> Order:
+        locked = orders.lock_order_and_cart(order_id)
+        check_payable(locked)
+        record(locked, NAME, outcome, locked.total, intent_id=locked.payment_intent_id, brand=brand,
+                     last4=digits[-4:], error=message)  # fmt: skip
+        if outcome != "succeeded":
+            db.session.commit()
+            raise Conflict(message, code=ErrorCode.PAYMENT_DECLINED, details=[{"decline_code": outcome}])
+        if not mark_paid(locked, provider=NAME, method=f"{brand.capitalize()} •••• {digits[-4:]} (test)", actor=actor):
+            raise Conflict(f"Order {order_id} is already {locked.status}", code=ErrorCode.ALREADY_PAID)
         db.session.commit()
-        raise Conflict(message, code=ErrorCode.PAYMENT_DECLINED, details=[{"decline_code": outcome}])
-    record(order, NAME, "succeeded", order.total, intent_id=order.payment_intent_id, brand=brand, last4=last4)
-    mark_paid(order, provider=NAME, method=f"{brand.capitalize()} •••• {last4} (test)", actor=actor)
-    db.session.commit()
-    return order
+        return locked
+
+    return orders.write_transaction(work)
 
 
 def refund(order: Order, amount: Decimal) -> str:
