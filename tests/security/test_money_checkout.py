@@ -14,6 +14,7 @@ from insightshop.models.orders import Order, OrderEvent, OrderItem
 from insightshop.services import admin_orders, orders
 from insightshop.services.actors import Actor
 from insightshop.services.errors import Conflict
+from tests.api.test_rate_limit_redis import redis_app  # noqa: F401, F811  (a fixture)
 from tests.factories import guest_bearer, make_product, make_user
 from tests.security.test_money_payments import ADDRESS, CARD, run_in_threads
 
@@ -226,3 +227,33 @@ def test_every_checkout_door_shares_the_per_client_limit(app, client):
     assert api.status_code == 201
     assert tool.get_json()["error"]["code"] == "rate_limited"
     assert db.session.query(OrderItem).count() == 1
+
+
+def test_the_checkout_page_shares_the_limit_and_answers_429(app, client):
+    from tests.routes.test_checkout_pages import checkout as page_checkout
+    from tests.routes.test_checkout_pages import fill_cart
+
+    app.config["CHECKOUT_LIMIT_PER_CLIENT"] = "1 per 10 minutes"
+    product = make_product("Other Shirt", sizes=("L",), stock=5)
+    client.environ_base["REMOTE_ADDR"] = "127.0.0.1"
+    assert client.post("/api/orders", headers=guest_cart(client, product, 1), json=ADDRESS).status_code == 201
+    browser = app.test_client()
+    fill_cart(browser)
+
+    refused, _ = page_checkout(browser)
+
+    assert refused.status_code == 429 and "Retry-After" in refused.headers
+    assert db.session.query(Order).count() == 1
+
+
+def test_a_concurrent_burst_of_checkouts_from_one_client_passes_only_the_limit_in_redis(redis_app):  # noqa: F811
+    app, address = redis_app
+    app.config["CHECKOUT_LIMIT_PER_CLIENT"] = "3 per 10 minutes"
+    product = make_product("Oxford Shirt", sizes=("L",), stock=50)
+    client = app.test_client()
+    carts = [guest_cart(client, product, 1, address=address) for _ in range(8)]
+
+    responses = run_in_threads(app, 8, lambda index: checkout(app, carts[index], address))
+
+    assert sorted(status for status, _ in responses) == [201] * 3 + [429] * 5
+    assert stock_of(product) == 47

@@ -65,7 +65,7 @@ def confirm(order: Order, card_number: str, *, actor: str = "customer") -> Order
         locked = orders.lock_order_and_cart(order_id)
         check_payable(locked)
         record(locked, NAME, outcome, locked.total, intent_id=locked.payment_intent_id, brand=brand,
-                     last4=digits[-4:], error=message)  # fmt: skip
+               last4=digits[-4:], error=message)  # fmt: skip
         if outcome != "succeeded":
             db.session.commit()
             raise Conflict(message, code=ErrorCode.PAYMENT_DECLINED, details=[{"decline_code": outcome}])
