@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..extensions import db
 from ..mcp.tools_registry import check_tool_call, get_tool_definition
@@ -114,25 +114,18 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
     pending = db.session.get(PendingConfirmation, str(confirmation_id)[:32])
     if pending is None or pending.conversation_id != conversation.id:
         raise NotFound("No such confirmation")
-    if pending.status != "pending":
-        raise Invalid(f"This was already {pending.status}", code="already_decided")
+    tool, arguments = pending.tool, dict(pending.arguments or {})
+    _claim(pending, "approved" if approve else "declined")
     tool_calls, turn_cards = [], []
     if approve:
-        pending.status = "approved"
-        db.session.commit()  # decided before it runs: a failing tool cannot leave it approvable again
-        result = run_tool(pending.tool, pending.arguments, actor)
-        entry = _entry(pending.tool, pending.arguments, result)
+        result = run_tool(tool, arguments, actor)
+        entry = _entry(tool, arguments, result)
         tool_calls.append(entry)
-        card = (
-            cards.card_for(pending.tool, result["data"])
-            if result["ok"]
-            else cards.error_card(replies.error_text(entry))
-        )
+        card = cards.card_for(tool, result["data"]) if result["ok"] else cards.error_card(replies.error_text(entry))
         if card:
             turn_cards.append(card)
         reply = replies.compose(tool_calls)
     else:
-        pending.status = "declined"
         reply = "Okay, I won't do that."
     db.session.add(
         ChatMessage(
@@ -141,6 +134,22 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
     )
     db.session.commit()
     return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
+
+
+def _claim(pending: PendingConfirmation, decision: str) -> None:
+    """Decide a confirmation once: a conditional UPDATE lets exactly one of concurrent requests win.
+
+    Committed before the tool runs, so a failing tool cannot leave it approvable again."""
+    claimed = db.session.execute(
+        update(PendingConfirmation)
+        .where(PendingConfirmation.id == pending.id, PendingConfirmation.status == "pending")
+        .values(status=decision)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.commit()
+    if claimed.rowcount != 1:
+        db.session.refresh(pending)
+        raise Invalid(f"This was already {pending.status}", code="already_decided")
 
 
 def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments: dict) -> tuple[dict, dict | None]:
