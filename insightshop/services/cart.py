@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models.cart import MAX_LINE_QUANTITY, CartItem
@@ -14,6 +15,8 @@ from . import catalog, pricing
 from .actors import Actor
 from .errors import Conflict, ErrorCode, Invalid, NotFound
 from .vocabulary import normalise_color, normalise_size
+
+WRITE_ATTEMPTS = 5  # optimistic retries when a concurrent request changed the same line
 
 
 @dataclass(frozen=True)
@@ -76,23 +79,24 @@ def add_item(
     _check_quantity(quantity)
     product = catalog.get_product(product_id)
     variant = resolve_variant(product, color, size)
-    item = db.session.scalar(owned_items(actor).where(CartItem.variant_id == variant.id))
-    wanted = quantity + (item.quantity if item else 0)
-    if wanted > MAX_LINE_QUANTITY:
-        have = item.quantity if item else 0
-        raise Invalid(
-            f"You can have at most {MAX_LINE_QUANTITY} of one item in the cart (you have {have})",
-            code=ErrorCode.QUANTITY_LIMIT,
-            details=[{"field": "quantity", "message": f"at most {MAX_LINE_QUANTITY - have} more"}],
+    product_id, variant_id = product.id, variant.id
+    for _attempt in range(WRITE_ATTEMPTS):
+        # Concurrent adds: the increment and its limits are one conditional UPDATE, so none is lost
+        # and none passes a check another request already used up.
+        if _increment(_owner_clause(actor), variant_id, quantity):
+            db.session.commit()
+            return _line(_reload(actor, variant_id))
+        have = db.session.scalar(
+            select(CartItem.quantity).where(_owner_clause(actor), CartItem.variant_id == variant_id)
         )
-    check_stock(product, variant, wanted)
-    if item is None:
-        item = CartItem(variant=variant, quantity=quantity, **_owner_fields(actor))
-        db.session.add(item)
-    else:
-        item.quantity = wanted
-    db.session.commit()
-    return _line(item)
+        if have is not None:
+            db.session.rollback()
+            _refuse_total(product_id, variant_id, have, quantity)
+            continue  # the line changed under us without breaking a limit: try again
+        _refuse_total(product_id, variant_id, 0, quantity)
+        if _insert(CartItem(variant_id=variant_id, quantity=quantity, **_owner_fields(actor))):
+            return _line(_reload(actor, variant_id))
+    raise Conflict("The cart changed while adding; please try again", code=ErrorCode.CONFLICT)
 
 
 def update_quantity(actor: Actor, item_id: int, quantity: int) -> CartLine:
@@ -100,21 +104,49 @@ def update_quantity(actor: Actor, item_id: int, quantity: int) -> CartLine:
     item = _get_item(actor, item_id)
     _check_quantity(quantity)
     check_stock(item.variant.product, item.variant, quantity)
-    item.quantity = quantity
+    changed = db.session.execute(
+        update(CartItem)
+        .where(_owner_clause(actor), CartItem.id == item_id, _stock_of(CartItem.variant_id) >= quantity)
+        .values(quantity=quantity)
+        .execution_options(synchronize_session=False)
+    )
+    if changed.rowcount != 1:
+        db.session.rollback()
+        item = _get_item(actor, item_id)  # gone meanwhile → 404; stock sold meanwhile → 409
+        check_stock(item.variant.product, item.variant, quantity)
+        raise Conflict("The cart changed meanwhile; please try again", code=ErrorCode.CONFLICT)
     db.session.commit()
-    return _line(item)
+    return _line(_get_item(actor, item_id))
 
 
 def remove_item(actor: Actor, item_id: int, quantity: int | None = None) -> int:
     """Remove a line, or only some of its units; returns the units left on the line."""
-    item = _get_item(actor, item_id)
-    if quantity is not None and quantity < item.quantity:
-        item.quantity -= quantity
+    _get_item(actor, item_id)
+    if quantity is not None and (not isinstance(quantity, int) or isinstance(quantity, bool) or quantity < 1):
+        raise Invalid("quantity must be a whole number of at least 1",
+                      details=[{"field": "quantity", "message": "at least 1"}])  # fmt: skip
+    owned = (_owner_clause(actor), CartItem.id == item_id)
+    for _attempt in range(WRITE_ATTEMPTS):
+        # Relative decrements in SQL: five concurrent "remove 1" take five units, never fewer.
+        if quantity is not None:
+            less = db.session.execute(
+                update(CartItem).where(*owned, CartItem.quantity > quantity)
+                .values(quantity=CartItem.quantity - quantity).execution_options(synchronize_session=False)
+            )  # fmt: skip
+            if less.rowcount == 1:
+                left = db.session.scalar(select(CartItem.quantity).where(*owned))
+                db.session.commit()
+                return int(left)
+        condition = () if quantity is None else (CartItem.quantity <= quantity,)
+        gone = db.session.execute(
+            delete(CartItem).where(*owned, *condition).execution_options(synchronize_session=False)
+        )
         db.session.commit()
-        return item.quantity
-    db.session.delete(item)
-    db.session.commit()
-    return 0
+        if gone.rowcount == 1:
+            return 0
+        if db.session.scalar(select(CartItem.id).where(*owned)) is None:
+            raise NotFound(f"Cart item {item_id} does not exist")
+    raise Conflict("The cart changed while removing; please try again", code=ErrorCode.CONFLICT)
 
 
 def clear_cart(actor: Actor) -> int:
@@ -127,24 +159,88 @@ def clear_cart(actor: Actor) -> int:
 
 def merge_guest_cart(guest_id: str, user_id: int) -> int:
     """Move a guest's lines into a user's cart at login, summing lines, capped by 10 and by stock."""
-    guest_items = db.session.scalars(select(CartItem).where(CartItem.guest_id == guest_id)).unique().all()
+    for _attempt in range(WRITE_ATTEMPTS):
+        try:
+            moved = _merge(guest_id, user_id)
+        except IntegrityError:  # a concurrent add created the user's line first: start over
+            db.session.rollback()
+            continue
+        db.session.commit()
+        return moved
+    raise Conflict("The cart changed while merging; please try again", code=ErrorCode.CONFLICT)
+
+
+def _merge(guest_id: str, user_id: int) -> int:
+    guest_lines = db.session.execute(
+        select(CartItem.id, CartItem.variant_id, CartItem.quantity).where(CartItem.guest_id == guest_id)
+    ).all()
     moved = 0
-    for guest_item in guest_items:
-        mine = db.session.scalar(
-            select(CartItem).where(CartItem.user_id == user_id, CartItem.variant_id == guest_item.variant_id)
-        )
-        limit = min(MAX_LINE_QUANTITY, guest_item.variant.stock)
-        if mine is not None:
-            mine.quantity = max(mine.quantity, min(mine.quantity + guest_item.quantity, limit))
-            db.session.delete(guest_item)
-        elif min(guest_item.quantity, limit) >= 1:
-            guest_item.guest_id, guest_item.user_id = None, user_id
-            guest_item.quantity = min(guest_item.quantity, limit)
-        else:
-            db.session.delete(guest_item)
+    for line_id, variant_id, units in guest_lines:
+        # Claim the guest line by deleting it: two logins merging one guest cart move its units once.
+        claimed = db.session.execute(
+            delete(CartItem).where(CartItem.id == line_id, CartItem.guest_id == guest_id)
+            .execution_options(synchronize_session=False)
+        )  # fmt: skip
+        if claimed.rowcount != 1:
+            continue
+        limit = min(MAX_LINE_QUANTITY, db.session.scalar(select(ProductVariant.stock).where(
+            ProductVariant.id == variant_id)) or 0)  # fmt: skip
+        mine = CartItem.quantity
+        summed = db.session.execute(
+            update(CartItem).where(CartItem.user_id == user_id, CartItem.variant_id == variant_id)
+            .values(quantity=case((mine + units <= limit, mine + units), (mine >= limit, mine), else_=limit))
+            .execution_options(synchronize_session=False)
+        )  # fmt: skip
+        if summed.rowcount == 0 and min(units, limit) >= 1:
+            db.session.execute(
+                insert(CartItem).values(user_id=user_id, variant_id=variant_id, quantity=min(units, limit))
+            )  # fmt: skip
         moved += 1
-    db.session.commit()
     return moved
+
+
+def _increment(owner, variant_id: int, quantity: int) -> bool:
+    """Add units to an existing line only if the new total stays within 10 and the stock (atomic)."""
+    result = db.session.execute(
+        update(CartItem)
+        .where(owner, CartItem.variant_id == variant_id, CartItem.quantity + quantity <= MAX_LINE_QUANTITY,
+               CartItem.quantity + quantity <= _stock_of(CartItem.variant_id))
+        .values(quantity=CartItem.quantity + quantity)
+        .execution_options(synchronize_session=False)
+    )  # fmt: skip
+    return result.rowcount == 1
+
+
+def _insert(item: CartItem) -> bool:
+    """Insert a new line; False when a concurrent request inserted the same line first."""
+    db.session.add(item)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
+
+
+def _refuse_total(product_id: int, variant_id: int, have: int, quantity: int) -> None:
+    """Raise quantity_limit or out_of_stock when `have + quantity` breaks a limit."""
+    if have + quantity > MAX_LINE_QUANTITY:
+        raise Invalid(
+            f"You can have at most {MAX_LINE_QUANTITY} of one item in the cart (you have {have})",
+            code=ErrorCode.QUANTITY_LIMIT,
+            details=[{"field": "quantity", "message": f"at most {MAX_LINE_QUANTITY - have} more"}],
+        )
+    variant = db.session.get(ProductVariant, variant_id, populate_existing=True)
+    check_stock(db.session.get(Product, product_id), variant, have + quantity)
+
+
+def _stock_of(variant_id_column):
+    return select(ProductVariant.stock).where(ProductVariant.id == variant_id_column).scalar_subquery()
+
+
+def _reload(actor: Actor, variant_id: int) -> CartItem:
+    statement = owned_items(actor).where(CartItem.variant_id == variant_id)
+    return db.session.scalar(statement.execution_options(populate_existing=True))
 
 
 def resolve_variant(product: Product, color: str | None, size: str | None) -> ProductVariant:
