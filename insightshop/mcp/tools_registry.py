@@ -15,7 +15,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import SchemaError
 
-from ..schemas.validation import describe_error
+from ..schemas.validation import MAX_DETAILS, describe_error, find_non_finite, shorten
 
 TOOL_FILES = (
     Path(__file__).with_name("insight_shop_tools.json"),
@@ -157,11 +157,16 @@ def check_tool_call(tool_name: str, arguments, is_admin: bool) -> tuple[str, str
     if definition is None:
         return "unknown_tool", f"Unknown tool: {str(tool_name)[:80]}"
     validator = reg.validators[tool_name]
-    if not isinstance(arguments, dict) or not validator.is_valid(arguments):
-        if not isinstance(arguments, dict):
-            return "invalid_arguments", "Invalid input: the arguments must be a JSON object"
+    if not isinstance(arguments, dict):
+        return "invalid_arguments", "Invalid input: the arguments must be a JSON object"
+    # NaN passes every minimum/maximum (all comparisons are false): refuse it before the schema.
+    non_finite = find_non_finite(arguments)
+    if non_finite:
+        return "invalid_arguments", f"Invalid input: {shorten(non_finite)} must be a finite number, not NaN or Infinity"
+    if not validator.is_valid(arguments):
         messages = sorted({describe_error(error)["message"] for error in validator.iter_errors(arguments)})
-        return "invalid_arguments", "Invalid input: " + "; ".join(messages)
+        more = f"; and {len(messages) - MAX_DETAILS} more problems" if len(messages) > MAX_DETAILS else ""
+        return "invalid_arguments", "Invalid input: " + "; ".join(messages[:MAX_DETAILS]) + more
     if definition["permission"] == "admin" and not is_admin:
         return "forbidden", f"Tool not allowed: {tool_name} is for admins only"
     return None

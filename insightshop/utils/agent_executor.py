@@ -20,6 +20,7 @@ from ..extensions import db
 from ..mcp.tools_registry import check_tool_call, get_tool_definition
 from ..models.accounts import ApiToken
 from ..models.catalog import Product
+from ..schemas.validation import shorten
 from ..services import (
     accounts,
     admin_orders,
@@ -133,18 +134,19 @@ def resolve_product(clothing_type: str | None, color: str | None = None, size: s
     are equally good, the candidates are returned instead of a guess."""
     kind = canonical_clothing_type(clothing_type)
     if kind is None:
-        raise Invalid(f"clothing_type: {clothing_type!r} is not something the shop sells", code=ErrorCode.VALIDATION_ERROR,
+        raise Invalid(f"clothing_type: {shorten(repr(clothing_type))} is not something the shop sells", code=ErrorCode.VALIDATION_ERROR,
                       details=[{"field": "clothing_type", "message": f"one of {', '.join(CLOTHING_TYPES)}"}])  # fmt: skip
     wanted_color = normalise_color(color) if color else None
     wanted_size = normalise_size(size) if size else None
     if color and wanted_color is None:
         raise Invalid(
-            f"selected_color: {color!r} is not a shop colour",
+            f"selected_color: {shorten(repr(color))} is not a shop colour",
             details=[{"field": "selected_color", "message": "unknown"}],
         )
     if size and wanted_size is None:
         raise Invalid(
-            f"selected_size: {size!r} is not a shop size", details=[{"field": "selected_size", "message": "unknown"}]
+            f"selected_size: {shorten(repr(size))} is not a shop size",
+            details=[{"field": "selected_size", "message": "unknown"}],
         )
     statement = select(Product).where(Product.is_active, Product.clothing_type == kind)
     if category:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from ...extensions import csrf
+from ...schemas.validation import NonFiniteNumber, parse_strict_json
 from ...services.errors import DomainError, ErrorCode
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -37,9 +38,12 @@ def json_body() -> dict:
     """The request's JSON object body, or a clear 4xx error."""
     if not request.is_json:
         raise UnsupportedMediaType("Send the body as JSON with Content-Type: application/json")
-    body = request.get_json(silent=True)
-    if body is None:
-        raise BadRequestBody("The body is not valid JSON")
+    try:
+        body = parse_strict_json(request.get_data(cache=True))
+    except NonFiniteNumber:
+        raise BadRequestBody("The body contains NaN or Infinity, which are not JSON numbers") from None
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError
+        raise BadRequestBody("The body is not valid JSON") from None
     if not isinstance(body, dict):
         raise BadRequestBody("The body must be a JSON object")
     return body
