@@ -46,6 +46,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "RATELIMIT_ENABLED": True,
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_KEY_PREFIX": "insightshop",
+        "REVIEW_LIMIT_PER_CLIENT": os.environ.get("REVIEW_LIMIT_PER_CLIENT", "5 per hour"),
+        "REVIEW_LIMIT_PER_AUTHOR": os.environ.get("REVIEW_LIMIT_PER_AUTHOR", "10 per day"),
         "TAX_RATE": os.environ.get("TAX_RATE", "0.08"),
         "SHIPPING_STANDARD": os.environ.get("SHIPPING_STANDARD", "5.95"),
         "SHIPPING_EXPRESS": os.environ.get("SHIPPING_EXPRESS", "14.95"),

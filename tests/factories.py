@@ -94,3 +94,17 @@ def csrf_token(client, path: str = "/") -> str:
 
     html = client.get(path).get_data(as_text=True)
     return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+
+
+def make_paid_order(actor, product, *, size: str | None = None):
+    """The actor buys one unit of the product (placed and paid with the offline test card), as a real buyer would."""
+    from insightshop.services import cart, orders
+    from insightshop.services.payments import offline
+
+    cart.add_item(actor, product.id, 1, size=size or product.variants[0].size)
+    order = orders.place_order(actor, orders.ShippingDetails(
+        email=actor.user.email if actor.user else "guest@example.com", shipping_name="Sam Buyer",
+        shipping_address="1 Main St", shipping_city="Springfield", shipping_state="IL", shipping_zip="62701"))  # fmt: skip
+    offline.create_intent(order)
+    offline.confirm(order, "4242 4242 4242 4242")
+    return order

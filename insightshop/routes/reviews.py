@@ -7,7 +7,7 @@ from flask import Blueprint, flash, redirect, url_for
 from ..forms.shop import EmptyForm, ReviewForm
 from ..services import catalog, reviews
 from ..services.errors import DomainError
-from ..web.auth import current_actor
+from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
 from ..web.rendering import is_fragment_request, render_page
 
@@ -21,8 +21,9 @@ def save_review(product_id: int):
     status, notice = 422, None
     if form.validate_on_submit():
         try:
-            _, created = reviews.save_review(current_actor(), product.id, form.rating.data, form.comment.data,
-                                             form.user_name.data)  # fmt: skip
+            # A browser visitor gets a session guest identity: one review per guest, counted per client.
+            _, created = reviews.save_review(ensure_guest(), product.id, form.rating.data, form.comment.data,
+                                             form.user_name.data, client=client_address())  # fmt: skip
         except DomainError as error:
             show_error(form, error)
         else:

@@ -138,6 +138,7 @@ def review_to_dict(review: Review) -> dict:
         "comment": review.comment,
         "author": review.author_name,
         "by_guest": review.user_id is None,
+        "verified_purchase": review.is_verified_purchase,
         "created_at": review.created_at.isoformat(),
         "updated_at": review.updated_at.isoformat(),
     }

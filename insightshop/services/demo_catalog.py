@@ -58,7 +58,9 @@ def seed_demo_catalog() -> SeedResult:
                 )
         for name, rating, comment in demo_reviews(item["slug"], item["clothing_type"], item["rating"],
                                                   item["rating_count"]):  # fmt: skip
-            db.session.add(Review(product_id=product.id, guest_name=name, rating=rating, comment=comment))
+            # Demo reviews stand for real buyers: they are verified purchases and make the demo's ratings.
+            db.session.add(Review(product_id=product.id, guest_name=name, rating=rating, comment=comment,
+                                  is_verified_purchase=True))  # fmt: skip
         db.session.flush()
         refresh_rating(product)
         created += 1

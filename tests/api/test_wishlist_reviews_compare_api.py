@@ -1,8 +1,9 @@
 from decimal import Decimal
 
 from insightshop.extensions import db
+from insightshop.services.actors import Actor
 from tests.api.test_products_api import assert_error
-from tests.factories import bearer, guest_bearer, make_product, make_user
+from tests.factories import bearer, guest_bearer, make_paid_order, make_product, make_user
 
 
 def test_wishlist_add_list_and_remove(client):
@@ -38,12 +39,11 @@ def test_wishlist_needs_a_user(client):
 
 def test_reviews_by_guest_and_user_update_the_rating(client):
     product = make_product(rating="0.0", rating_count=0)
-    make_user()
+    make_paid_order(Actor(user=make_user()), product)
     user = bearer(client)
 
-    guest = client.post(
-        f"/api/products/{product.id}/reviews", json={"rating": 4, "comment": "<b>Nice</b>", "user_name": "Gina"}
-    )
+    guest = client.post(f"/api/products/{product.id}/reviews", headers=guest_bearer(client),
+                        json={"rating": 4, "comment": "<b>Nice</b>", "user_name": "Gina"})  # fmt: skip
     mine = client.post(f"/api/products/{product.id}/reviews", headers=user, json={"rating": 2})
     edited = client.post(
         f"/api/products/{product.id}/reviews", headers=user, json={"rating": 5, "comment": "Better now"}
@@ -54,21 +54,25 @@ def test_reviews_by_guest_and_user_update_the_rating(client):
     assert (guest.status_code, mine.status_code, edited.status_code) == (201, 201, 200)
     assert [r["rating"] for r in listed] == [5.0, 4.0]
     assert listed[1]["comment"] == "<b>Nice</b>"  # stored as written; pages escape it
-    assert (detail["rating"], detail["rating_count"]) == (4.5, 2)
+    assert [r["verified_purchase"] for r in listed] == [True, False]
+    assert (detail["rating"], detail["rating_count"]) == (5.0, 1)  # the guest bought nothing: not counted
 
 
 def test_review_errors(client):
     product = make_product()
+    guest = guest_bearer(client)
+    assert_error(client.post(f"/api/products/{product.id}/reviews", json={"rating": 4, "user_name": "G"}), 401,
+                 "unauthorized")  # fmt: skip
+    assert_error(client.post(f"/api/products/{product.id}/reviews", headers=guest, json={"rating": 4}), 400,
+                 "validation_error", "user_name")  # fmt: skip
     assert_error(
-        client.post(f"/api/products/{product.id}/reviews", json={"rating": 4}), 400, "validation_error", "user_name"
-    )
-    assert_error(
-        client.post(f"/api/products/{product.id}/reviews", json={"rating": 9, "user_name": "G"}),
+        client.post(f"/api/products/{product.id}/reviews", headers=guest, json={"rating": 9, "user_name": "G"}),
         400,
         "validation_error",
         "rating",
     )
-    assert_error(client.post("/api/products/999/reviews", json={"rating": 4, "user_name": "G"}), 404, "not_found")
+    assert_error(client.post("/api/products/999/reviews", headers=guest, json={"rating": 4, "user_name": "G"}), 404,
+                 "not_found")  # fmt: skip
     assert_error(client.get(f"/api/products/{product.id}/reviews?limit=0"), 400, "validation_error")
 
 

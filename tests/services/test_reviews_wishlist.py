@@ -4,19 +4,23 @@ import pytest
 
 from insightshop.extensions import db
 from insightshop.services import reviews, wishlist
-from insightshop.services.actors import Actor
+from insightshop.services.actors import Actor, Unauthorized
 from insightshop.services.compare import compare_products
 from insightshop.services.errors import Forbidden, Invalid, NotFound
-from tests.factories import make_product, make_user
+from tests.factories import make_paid_order, make_product, make_user
 
 
 def test_ratings_follow_reviews_on_create_edit_and_delete():
     product = make_product(rating="0.0", rating_count=0)
     alice, bob = Actor(user=make_user("alice@example.com")), Actor(user=make_user("bob@example.com"))
+    gina = Actor(guest_id="guest-gina")
+    for buyer in (alice, bob, gina):
+        make_paid_order(buyer, product)
 
     reviews.save_review(alice, product.id, 5, "Great")
     review, _ = reviews.save_review(bob, product.id, 2, "Meh")
-    reviews.save_review(Actor(), product.id, 4, "Nice", user_name="Guest Gina")
+    reviews.save_review(gina, product.id, 4, "Nice", user_name="Guest Gina")
+    reviews.save_review(Actor(guest_id="not-a-buyer"), product.id, 1, "Never bought it", user_name="Drive-by")
     assert (product.rating, product.rating_count) == (Decimal("3.7"), 3)
 
     _, created = reviews.save_review(bob, product.id, 4, "Grew on me")
@@ -30,11 +34,13 @@ def test_ratings_follow_reviews_on_create_edit_and_delete():
 def test_guests_sign_reviews_and_ratings_stay_in_range():
     product = make_product()
 
+    with pytest.raises(Unauthorized):  # a guest needs a guest identity
+        reviews.save_review(Actor(), product.id, 4, "Nice", user_name="Gina")
     with pytest.raises(Invalid):
-        reviews.save_review(Actor(), product.id, 4, "Nice")
+        reviews.save_review(Actor(guest_id="gina"), product.id, 4, "Nice")
     for bad in (0, 6, "x", True, float("nan")):
         with pytest.raises(Invalid):
-            reviews.save_review(Actor(), product.id, bad, "", user_name="Gina")
+            reviews.save_review(Actor(guest_id="gina"), product.id, bad, "", user_name="Gina")
 
 
 def test_only_the_author_or_an_admin_deletes_a_review():

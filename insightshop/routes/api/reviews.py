@@ -9,7 +9,7 @@ from ...schemas.shop import COMPARE_BODY, REVIEW_BODY, review_to_dict
 from ...schemas.validation import validate
 from ...services import compare, reviews
 from ...services.errors import Invalid
-from ...web.auth import current_actor
+from ...web.auth import client_address, current_actor
 from . import api, json_body
 
 
@@ -27,9 +27,8 @@ def list_reviews(product_id: int):
 @api.post("/products/<int:product_id>/reviews")
 def create_review(product_id: int):
     body = validate(json_body(), REVIEW_BODY, what="review")
-    review, created = reviews.save_review(
-        current_actor(), product_id, body["rating"], body.get("comment", ""), body.get("user_name")
-    )
+    review, created = reviews.save_review(current_actor(), product_id, body["rating"], body.get("comment", ""),
+                                          body.get("user_name"), client=client_address())  # fmt: skip
     return {"review": review_to_dict(review), "created": created}, 201 if created else 200
 
 
