@@ -101,7 +101,8 @@ FACET_COUNTS_SCHEMA = {
 
 def _error_responses(*statuses: int) -> dict:
     descriptions = {400: "Invalid input", 401: "Not authenticated", 403: "Not allowed", 404: "Not found", 503: "Unavailable",
-                    409: "Conflict (e.g. out of stock)", 415: "Body is not JSON", 429: "Too many requests"}  # fmt: skip
+                    409: "Conflict (e.g. out of stock)", 415: "Body is not JSON", 429: "Too many requests",
+                    422: "Idempotency-Key reused with a different request"}  # fmt: skip
     return {
         str(status): {
             "description": descriptions.get(status, "Error"),
@@ -250,7 +251,7 @@ SHOP_PATHS = {
             "createReview",
             "Write or edit your review (review_create)",
             body="ReviewRequest",
-            errors=(400, 404, 415),
+            errors=(400, 404, 415, 429),
             ok="201",
             path_params=("product_id",),
         ),
@@ -274,7 +275,7 @@ SHOP_PATHS = {
             "placeOrder",
             "Check out the cart (checkout_proceed); send Idempotency-Key to make retries safe",
             body="CheckoutRequest",
-            errors=(400, 401, 409, 415),
+            errors=(400, 401, 409, 415, 422, 429),
             ok="201",
         ),
     },

@@ -217,8 +217,23 @@ def impersonates(name: str) -> bool:
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
     plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
     words: Iterable[str] = re.findall(r"[a-z0-9]+", plain)
-    run = "".join(re.findall(r"[a-z0-9]+", plain.replace("0", "o").replace("1", "i")))
-    return any(word in RESERVED_WORDS for word in words) or any(part in run for part in RESERVED_RUNS)
+    if any(word in RESERVED_WORDS for word in words):
+        return True
+    # Spelled apart ("A d m i n", "Verified-Buyer", "1nsight shop"): a reserved run counts when it starts or ends
+    # where a word does, so ordinary names that merely contain one ("Badminton") are fine.
+    pieces = re.findall(r"[a-z0-9]+", plain.replace("0", "o").replace("1", "i"))
+    run, starts, ends, offset = "".join(pieces), set(), set(), 0
+    for piece in pieces:
+        starts.add(offset)
+        offset += len(piece)
+        ends.add(offset)
+    for part in RESERVED_RUNS:
+        at = run.find(part)
+        while at != -1:
+            if at in starts or at + len(part) in ends:
+                return True
+            at = run.find(part, at + 1)
+    return False
 
 
 def _check_rating(rating) -> Decimal:

@@ -13,7 +13,7 @@ import re
 import time
 from datetime import date
 
-from flask import current_app, g, has_request_context, request
+from flask import current_app, g, has_request_context
 from sqlalchemy import select
 
 from ..extensions import db
@@ -39,7 +39,6 @@ from ..services.actors import Actor
 from ..services.errors import DomainError, ErrorCode, Invalid, NotFound
 from ..services.search_terms import SYNONYMS, singular
 from ..services.vocabulary import CLOTHING_TYPES, normalise_color, normalise_size
-from ..web.auth import client_address
 
 log = logging.getLogger(__name__)
 
@@ -287,8 +286,8 @@ def _compare_products(_actor, args, _token):
 def _review_create(actor, args, _token):
     from ..schemas.shop import review_to_dict
 
-    # Every door counts against the same per-client key; stdio MCP has no address and counts per author only.
-    client = client_address() if request.remote_addr else None
+    # Every door counts against the same per-client key as the review form and the API.
+    client = _tool_client()
     review, created = reviews.save_review(actor, args["product_id"], args["rating"], args.get("comment", ""),
                                           args.get("user_name"), client=client)  # fmt: skip
     return {"review": review_to_dict(review), "created": created}
@@ -296,10 +295,9 @@ def _review_create(actor, args, _token):
 
 def _checkout_proceed(actor, args, _token):
     from ..schemas.orders import order_to_dict
-    from ..web.auth import client_address
 
     # The same per-client and per-cart checkout limits as the page and the API.
-    order = orders.place_order(actor, orders.ShippingDetails(**args), client=client_address())
+    order = orders.place_order(actor, orders.ShippingDetails(**args), client=_tool_client())
     intent = payments.create_intent(order)
     # A signed, short-lived pay link: the order's long-lived token never goes into a URL.
     pay_url = f"/orders/{order.id}/pay" + ("" if order.user_id else f"?link={orders.order_link_token(order)}")

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0008_review_integrity'
-down_revision = '0005_conversations'
+down_revision = '0007_order_integrity'
 branch_labels = None
 depends_on = None
 

@@ -110,6 +110,7 @@ def test_production_trusts_only_the_public_host_unless_told(monkeypatch, tmp_pat
     monkeypatch.setenv("APP_ENV", "production")
     monkeypatch.setenv("SECRET_KEY", "x")
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com/")
+    monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_live_configured")
     monkeypatch.delenv("TRUSTED_HOSTS", raising=False)
 
     config = load_config(str(tmp_path))

@@ -13,7 +13,8 @@ from . import api, json_body
 
 STATUS_FOR = {"unknown_tool": 404, "invalid_arguments": 400, "forbidden": 403, "unauthorized": 401, "not_found": 404,
               "conflict": 409, "out_of_stock": 409, "already_paid": 409, "payment_declined": 409, "invalid_transition": 409,
-              "internal_error": 500, "unavailable": 503, "rate_limited": 429}  # fmt: skip
+              "order_expired": 409, "idempotency_key_reused": 422, "internal_error": 500, "unavailable": 503,
+              "rate_limited": 429}  # fmt: skip
 
 
 def role_of(actor) -> str:

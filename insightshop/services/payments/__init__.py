@@ -11,7 +11,7 @@ from ...extensions import db
 from ...models.base import utcnow
 from ...models.cart import CartItem
 from ...models.orders import Order, OrderEvent, PaymentLog
-from .. import orders
+from .. import orders, reviews
 from ..errors import Conflict, ErrorCode
 
 
@@ -109,4 +109,6 @@ def mark_paid(order: Order, *, provider: str, method: str, actor: str = "payment
     owner = CartItem.user_id == locked.user_id if locked.user_id else CartItem.guest_id == locked.cart_guest_id
     bought = [item.variant_id for item in locked.items if item.variant_id]
     db.session.query(CartItem).filter(owner, CartItem.variant_id.in_(bought)).delete(synchronize_session=False)
+    # Reviews the buyer wrote before paying now count as verified purchases.
+    reviews.verify_purchases(locked)
     return True
