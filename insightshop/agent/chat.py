@@ -14,7 +14,7 @@ from ..models.conversations import ChatMessage, Conversation, PendingConfirmatio
 from ..services.actors import Actor
 from ..services.errors import Invalid, NotFound
 from ..utils.agent_executor import run_tool
-from . import cards, replies
+from . import cards, conversation_context, replies
 from .engines import respond
 
 MAX_MESSAGE = 2000
@@ -98,7 +98,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     notice = (plan.context or {}).get("engine_notice")
     if notice:
         reply = f"{reply} {notice}"
-    conversation.context = _remember_products(
+    conversation.context = conversation_context.remember(
         {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "engine_notice")}, tool_calls
     )
     conversation.updated_at = utcnow()
@@ -179,21 +179,6 @@ def _entry(name: str, arguments: dict, result: dict) -> dict:
     )
     return {"name": name, "arguments": arguments, "outcome": outcome,
             "error": {"code": error["code"], "message": error["message"], "kind": error_kind(error["code"])}}  # fmt: skip
-
-
-def _remember_products(context: dict, tool_calls: list[dict]) -> dict:
-    """Products the shopper just saw or added, so "add the first one" or "compare them" point at real ids."""
-    for entry in tool_calls:
-        if entry["outcome"] != "executed" or not isinstance(entry.get("result"), dict):
-            continue
-        result = entry["result"]
-        shown = [p["id"] for p in result.get("products", []) if isinstance(p, dict) and "id" in p]
-        if shown:
-            context["last_product_ids"] = shown[:10]
-            context["last_product_id"] = shown[0]
-        for added in result.get("added", []):
-            context["last_product_id"] = added.get("product_id", context.get("last_product_id"))
-    return context
 
 
 def _history(conversation: Conversation) -> list[dict]:

@@ -409,6 +409,11 @@ HANDLERS = {
 
 # The seed's legacy agent API ---------------------------------------------------------------------
 
+# Checks that decide, before a confirmation is proposed, whether a consequential call could run at all (an order
+# transition that cannot happen is refused now, not after the shopper approves). name -> fn(actor, arguments) that
+# raises a DomainError when the call cannot succeed.
+PRECONDITIONS: dict = {}
+
 _JSON_OBJECT = re.compile(r"\{.*\}", re.S)
 
 
