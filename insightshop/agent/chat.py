@@ -11,6 +11,7 @@ from ..extensions import db
 from ..mcp.tools_registry import check_tool_call, get_tool_definition
 from ..models.base import utcnow
 from ..models.conversations import ChatMessage, Conversation, PendingConfirmation
+from ..services import orders
 from ..services.actors import Actor
 from ..services.errors import Invalid, NotFound
 from ..utils.agent_executor import run_tool
@@ -74,7 +75,10 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
         ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text))
     )
     db.session.commit()  # stored before any tool runs: a failing tool rolls back only its own work
-    context = dict(conversation.context or {}) | {"user_email": actor.user.email if actor.user else None}
+    context = dict(conversation.context or {}) | {
+        "user_email": actor.user.email if actor.user else None,
+        "last_shipping": orders.last_shipping_details(actor),  # checkout by chat offers the last address again
+    }
     tool_calls, turn_cards = [], []
     limits = {"errors": 0, "auth": 0}
 
@@ -99,7 +103,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     if notice:
         reply = f"{reply} {notice}"
     conversation.context = conversation_context.remember(
-        {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "engine_notice")}, tool_calls
+        {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "last_shipping", "engine_notice")}, tool_calls
     )
     conversation.updated_at = utcnow()
     db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls,

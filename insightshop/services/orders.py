@@ -65,6 +65,22 @@ class ShippingDetails:
     shipping_method: str = "standard"
 
 
+def last_shipping_details(actor: Actor) -> dict | None:
+    """The shipping fields of the actor's most recent order (checkout_proceed's names), to offer them again."""
+    if actor.user is not None:
+        owner = Order.user_id == actor.user.id
+    elif actor.guest_id:
+        owner = Order.cart_guest_id == actor.guest_id
+    else:
+        return None
+    order = db.session.scalars(select(Order).where(owner).order_by(Order.created_at.desc(), Order.id.desc()).limit(1)).first()
+    if order is None:
+        return None
+    fields = ("email", "shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip",
+              "shipping_country", "shipping_phone")  # fmt: skip
+    return {name: getattr(order, name) for name in fields if getattr(order, name, None)}
+
+
 def quote(actor: Actor, method: str = "standard") -> pricing.Totals:
     """What the actor's cart would cost with this shipping method (all computed here)."""
     book = pricing.PriceBook()
