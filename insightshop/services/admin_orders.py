@@ -86,8 +86,8 @@ def check_transition(order: Order, status: str, carrier: str | None, tracking_nu
     """The rule of an admin status change, for the panel, the API and the assistant alike."""
     if not order.can_change_to(status):
         allowed = ORDER_TRANSITIONS.get(order.status, ())
-        raise Conflict(f"Order #{order.id} is {order.status}; it cannot become {status}"
-                       + (f" (it can become {', '.join(allowed)})" if allowed else ""),
+        raise Conflict(f"An order cannot go from {order.status} to {status}"
+                       + (f" (order #{order.id} can become {' or '.join(allowed)})" if allowed else ""),
                        code=ErrorCode.INVALID_TRANSITION,
                        details=[{"from": order.status, "to": status, "allowed": list(allowed)}])  # fmt: skip
     if status != "shipped":
