@@ -65,7 +65,7 @@ SIMPLE = {
     "order_status": lambda d: f"Order #{d['order']['id']} is {d['order']['status']}.",
     "order_track": lambda d: f"Your parcel with {d['shipment']['carrier']} is {d['shipment']['status']}.",
     "auth_login": lambda d: "You're logged in.",
-    "auth_logout": lambda d: "You're logged out.",
+    "auth_logout": lambda d: "You're logged out." if d["logged_out"] else "You weren't logged in.",
     "admin_order_update_status": lambda d: f"Order #{d['order']['id']} is now {d['order']['status']}.",
     "admin_product_create": lambda d: f"Created {d['product']['name']} (#{d['product']['id']}).",
     "admin_product_update": lambda d: f"Updated {d['product']['name']}.",
@@ -78,19 +78,89 @@ SIMPLE = {
     ),
     "admin_cart_clear_user": lambda d: f"Removed {d['removed']} line(s) from that cart.",
     "admin_review_delete": lambda d: "The review is deleted.",
+    "search_shop_policies_and_faqs": lambda d: (
+        " ".join(a["answer"] for a in d["answers"][:2])
+        if d["answers"]
+        else "I can only help with shopping here: products, your cart, orders, shipping, returns and sizes."
+    ),
+    "orders_list_mine": lambda d: _my_orders_sentence(d["orders"]),
+    "admin_dashboard": lambda d: _dashboard_sentence(d),
     "suggest_outfit": lambda d: (
         f"{d['reason']}." if d["products"] else "I couldn't find a matching piece in stock right now."
     ),
 }
 
 
+def _my_orders_sentence(found: list[dict]) -> str:
+    if not found:
+        return "I can't find any orders for you yet."
+    parts = []
+    for order in found[:3]:
+        text = f"#{order['id']} ({order['item_count']} item(s), ${order['total']}) is {order['status']}"
+        if order.get("tracking_number"):
+            text += f", {order['carrier']} tracking {order['tracking_number']}"
+        parts.append(text)
+    return f"Your recent order{'s' if len(found) > 1 else ''}: " + "; ".join(parts) + "."
+
+
+def _dashboard_sentence(data: dict) -> str:
+    period = {"today": "Today", "week": "In the last 7 days", "month": "In the last 30 days",
+              "year": "In the last 12 months", "all": "So far"}.get(data["period"], data["period"])  # fmt: skip
+    text = (f"{period}: revenue ${data['revenue']} from {data['orders']} paid order(s), "
+            f"average ${data['average_order_value']}.")  # fmt: skip
+    low = data.get("low_stock") or []
+    if low:
+        shown = ", ".join(f"{v['name']} ({v['color']} / {v['size']}: {v['stock']})" for v in low[:5])
+        text += f" Low on stock: {shown}" + (f" and {len(low) - 5} more." if len(low) > 5 else ".")
+    else:
+        text += " Nothing is low on stock."
+    return text
+
+
+def _checkout_summary(arguments: dict, actor: Actor) -> str:
+    """Exactly what will be ordered, for how much, and where it goes: the cart's lines, the quote's total (the
+    checkout's own pricing) and the address with the recipient's name."""
+    from ..services import cart, orders, shop_policies
+
+    method = arguments.get("shipping_method", "standard")
+    lines = cart.get_cart(actor).lines if actor.has_owner else []
+    items = ", ".join(f"{line.item.quantity} × {line.product.name} ({line.variant.color.capitalize()} / "
+                      f"{line.variant.size}, ${line.line_total:.2f})" for line in lines) or "your cart (it is empty)"  # fmt: skip
+    totals = orders.quote(actor, method) if lines else None
+    cost = (f" Total ${totals.total:.2f} (shipping ${totals.shipping:.2f}, tax ${totals.tax:.2f})."
+            if totals else "")  # fmt: skip
+    place = ", ".join(str(arguments[k]).strip() for k in ("shipping_address", "shipping_city") if arguments.get(k))
+    region = " ".join(str(arguments[k]).strip() for k in ("shipping_state", "shipping_zip") if arguments.get(k))
+    address = ", ".join(p for p in (place, region, arguments.get("shipping_country") or "US") if p)
+    phone = f", phone {arguments['shipping_phone']}" if arguments.get("shipping_phone") else ""
+    delivery = shop_policies.delivery_label(method) if method in shop_policies.DELIVERY_OPTIONS else method
+    return (f"Place an order for {items}.{cost} Ship {delivery} to {arguments.get('shipping_name', '?')}, "
+            f"{address}{phone}; receipt to {arguments.get('email', '?')}. Then start payment.")  # fmt: skip
+
+
+def _status_summary(arguments: dict, _actor: Actor) -> str:
+    from ..services import admin_orders
+    from ..services.errors import DomainError
+
+    text = f"Change the status of order #{arguments['order_id']} to {arguments['status']}"
+    try:
+        order = admin_orders.get_order(arguments["order_id"])
+    except DomainError:
+        order = None
+    if order is not None:
+        text += f" (now {order.status}; {order.shipping_name}, ${order.total:.2f})"
+    if arguments.get("carrier") or arguments.get("tracking_number"):
+        text += f", shipped with {arguments.get('carrier', '?')}, tracking {arguments.get('tracking_number', '?')}"
+    if arguments.get("note"):
+        text += f"; note: {arguments['note']}"
+    return text + "."
+
+
+# Summaries that need to look at the shop (the cart, the order) to say exactly what will happen.
+ACTOR_SUMMARIES = {"checkout_proceed": _checkout_summary, "admin_order_update_status": _status_summary}
+
 SUMMARIES = {
     "cart_clear": lambda a: "Remove every item from your cart.",
-    "checkout_proceed": lambda a: (
-        f"Place an order for everything in your cart, shipped to {a['shipping_name']}, {a['shipping_address']}, "
-        f"{a['shipping_city']} {a['shipping_zip']}, receipt to {a['email']}, and start payment."
-    ),
-    "admin_order_update_status": lambda a: f"Change the status of order #{a['order_id']} to {a['status']}.",
     "admin_product_delete": lambda a: f"Hide product #{a['product_id']} from the shop.",
     "admin_product_update": lambda a: (
         f"Update product #{a['product_id']}: "
@@ -111,4 +181,6 @@ SUMMARIES = {
 
 def summarise(name: str, arguments: dict, actor: Actor) -> str:
     """Exactly what a consequential call will do, for the confirmation card."""
+    if name in ACTOR_SUMMARIES:
+        return ACTOR_SUMMARIES[name](arguments, actor)
     return SUMMARIES.get(name, lambda a: f"Run {name}.")(arguments)

@@ -7,6 +7,8 @@ from wtforms import EmailField, HiddenField, IntegerField, RadioField, StringFie
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
 
+from ..services.shop_policies import DELIVERY_OPTIONS, delivery_label
+
 
 class CheckoutForm(FlaskForm):
     email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=255)])
@@ -19,7 +21,7 @@ class CheckoutForm(FlaskForm):
     shipping_phone = StringField("Phone (optional)", validators=[Optional(), Length(max=30)])
     shipping_method = RadioField(
         "Delivery",
-        choices=[SelectChoice("standard", "Standard (3–5 days)"), SelectChoice("express", "Express (1–2 days)")],
+        choices=[SelectChoice(method, delivery_label(method)) for method in DELIVERY_OPTIONS],
         default="standard",
         validators=[DataRequired()],
     )

@@ -13,6 +13,7 @@ def register_blueprints(app: Flask) -> None:
     from .auth import auth
     from .cart import cart_pages
     from .compare import compare_pages
+    from .help import help_pages
     from .orders import order_pages
     from .reviews import review_pages
     from .shop import shop
@@ -26,6 +27,7 @@ def register_blueprints(app: Flask) -> None:
         compare_pages,
         review_pages,
         order_pages,
+        help_pages,
         assistant,
         admin,
         api,

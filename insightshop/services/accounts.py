@@ -17,7 +17,7 @@ from zxcvbn import zxcvbn
 from ..extensions import db
 from ..models.accounts import LoginSession, User
 from ..models.base import utcnow
-from .actors import Unauthorized
+from .actors import Actor, Unauthorized
 from .errors import Conflict, ErrorCode, Invalid
 from .rate_limits import Rule, take
 
@@ -221,6 +221,16 @@ def end_login_session(session_id: str | None) -> None:
             .values(revoked_at=utcnow())
         )
         db.session.commit()
+
+
+def end_current_login_session(actor: Actor) -> bool:
+    """Revoke the browser login the actor is signed in with (logout by chat, or any door that knows the actor);
+    True when there was one. The caller's route still ends the flask-login session itself."""
+    session_id = getattr(actor.user, "login_session_id", None) if actor.user is not None else None
+    if not session_id:
+        return False
+    end_login_session(session_id)
+    return True
 
 
 def user_for_login_session(user_id: int, version: int, session_id: str) -> User | None:

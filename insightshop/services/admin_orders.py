@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 
 from ..extensions import db
-from ..models.orders import ORDER_STATUSES, Order, PaymentLog, ReturnRequest
+from ..models.orders import ORDER_STATUSES, ORDER_TRANSITIONS, Order, PaymentLog, ReturnRequest
 from . import audit, orders, returns
 from .actors import Actor
-from .errors import Invalid, NotFound
+from .errors import Conflict, ErrorCode, Invalid, NotFound
 from .payments import provider_for
 
 
@@ -58,31 +58,64 @@ def get_order(order_id: int) -> Order:
 
 
 def change_status(actor: Actor, order_id: int, status: str, *, carrier: str | None = None,
-                  tracking_number: str | None = None, note: str = "", require_tracking: bool = True) -> Order:  # fmt: skip
+                  tracking_number: str | None = None, note: str = "") -> Order:  # fmt: skip
     """Move an order to a new status: shipped needs a carrier and tracking number; cancelling a paid order
     puts the items back in stock and refunds the payment."""
-    if status not in ORDER_STATUSES:
-        raise Invalid(
-            f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}]
-        )
+    _check_status(status)
 
     def work() -> Order:
         # The order's row is locked and re-read: a cancel racing a payment or another cancel acts once.
         order = orders.lock_order_and_cart(order_id)
-        _apply_status(actor, order, status, carrier, tracking_number, note, require_tracking)
+        _apply_status(actor, order, status, carrier, tracking_number, note)
         db.session.commit()
         return order
 
     return orders.write_transaction(work)
 
 
+def check_status_change(order_id: int, status: str, carrier: str | None = None,
+                        tracking_number: str | None = None) -> None:  # fmt: skip
+    """Refuse, without changing anything, a status change change_status would refuse: an unknown order or status,
+    a transition the order cannot make, shipping without a carrier and tracking number (asked before a
+    confirmation is proposed; change_status checks again under the order's lock)."""
+    _check_status(status)
+    check_transition(get_order(order_id), status, carrier, tracking_number)
+
+
+def check_transition(order: Order, status: str, carrier: str | None, tracking_number: str | None) -> None:
+    """The rule of an admin status change, for the panel, the API and the assistant alike."""
+    if not order.can_change_to(status):
+        allowed = ORDER_TRANSITIONS.get(order.status, ())
+        raise Conflict(f"An order cannot go from {order.status} to {status}"
+                       + (f" (order #{order.id} can become {' or '.join(allowed)})" if allowed else ""),
+                       code=ErrorCode.INVALID_TRANSITION,
+                       details=[{"from": order.status, "to": status, "allowed": list(allowed)}])  # fmt: skip
+    if status != "shipped":
+        return
+    missing = [field for field, value in (("carrier", carrier), ("tracking_number", tracking_number))
+               if not (value or "").strip()]  # fmt: skip
+    if missing:
+        raise Invalid("Shipping needs a carrier and a tracking number",
+                      details=[{"field": field, "message": "required"} for field in missing])  # fmt: skip
+    taken = db.session.scalar(select(Order.id).where(Order.tracking_number == tracking_number.strip()[:100],
+                                                     Order.id != order.id))  # fmt: skip
+    if taken is not None:
+        raise Conflict(f"Tracking number {tracking_number.strip()[:100]} is already used by order #{taken}",
+                       details=[{"field": "tracking_number", "message": "already used"}])  # fmt: skip
+
+
+def _check_status(status: str) -> None:
+    if status not in ORDER_STATUSES:
+        raise Invalid(
+            f"status must be one of {', '.join(ORDER_STATUSES)}", details=[{"field": "status", "message": "unknown"}]
+        )
+
+
 def _apply_status(actor: Actor, order: Order, status: str, carrier: str | None, tracking_number: str | None,
-                  note: str, require_tracking: bool) -> None:  # fmt: skip
+                  note: str) -> None:  # fmt: skip
     before = {"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number}
-    if status == "shipped" and (require_tracking or carrier or tracking_number):
-        if not (carrier or "").strip() or not (tracking_number or "").strip():
-            raise Invalid("Shipping needs a carrier and a tracking number",
-                          details=[{"field": "carrier", "message": "required"}, {"field": "tracking_number", "message": "required"}])  # fmt: skip
+    check_transition(order, status, carrier, tracking_number)
+    if status == "shipped":
         order.carrier, order.tracking_number = carrier.strip()[:50], tracking_number.strip()[:100]
     label = actor.user.email
     if status == "cancelled":

@@ -47,10 +47,25 @@ def active_carts() -> list[ActiveCart]:
     return sorted(carts.values(), key=lambda c: c.last_activity, reverse=True)
 
 
+def get_user(user_id: int) -> User:
+    """A user by id, or 404."""
+    user = db.session.get(User, user_id)
+    if user is None:
+        raise NotFound(f"User {user_id} does not exist")
+    return user
+
+
+def get_review(review_id: int) -> Review:
+    """A review by id, or 404."""
+    review = db.session.get(Review, review_id)
+    if review is None:
+        raise NotFound(f"Review {review_id} does not exist")
+    return review
+
+
 def clear_user_cart(actor: Actor, user_id: int) -> int:
     """Empty one user's cart (seed 001 admin_cart_clear_user)."""
-    if db.session.get(User, user_id) is None:
-        raise NotFound(f"User {user_id} does not exist")
+    get_user(user_id)
     removed = db.session.execute(delete(CartItem).where(CartItem.user_id == user_id)).rowcount or 0
     audit.record(actor, "cart.clear", "user", user_id, after={"lines_removed": removed})
     db.session.commit()

@@ -67,18 +67,25 @@ class ShippingDetails:
 
 def last_shipping_details(actor: Actor) -> dict | None:
     """The shipping fields of the actor's most recent order (checkout_proceed's names), to offer them again."""
+    recent = recent_orders(actor, 1)
+    if not recent:
+        return None
+    order = recent[0]
+    fields = ("email", "shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip",
+              "shipping_country", "shipping_phone")  # fmt: skip
+    return {name: getattr(order, name) for name in fields if getattr(order, name, None)}
+
+
+def recent_orders(actor: Actor, limit: int = 5) -> list[Order]:
+    """The actor's own orders, newest first: a signed-in user's, or those this guest's cart became."""
     if actor.user is not None:
         owner = Order.user_id == actor.user.id
     elif actor.guest_id:
         owner = Order.cart_guest_id == actor.guest_id
     else:
-        return None
-    order = db.session.scalars(select(Order).where(owner).order_by(Order.created_at.desc(), Order.id.desc()).limit(1)).first()
-    if order is None:
-        return None
-    fields = ("email", "shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip",
-              "shipping_country", "shipping_phone")  # fmt: skip
-    return {name: getattr(order, name) for name in fields if getattr(order, name, None)}
+        return []
+    statement = select(Order).where(owner).order_by(Order.created_at.desc(), Order.id.desc()).limit(max(1, limit))
+    return list(db.session.scalars(statement))
 
 
 def quote(actor: Actor, method: str = "standard") -> pricing.Totals:
@@ -86,6 +93,13 @@ def quote(actor: Actor, method: str = "standard") -> pricing.Totals:
     book = pricing.PriceBook()
     current = carts.get_cart(actor)
     return pricing.totals([(book.price_of(line.product), line.item.quantity) for line in current.lines], method)
+
+
+def check_checkout(actor: Actor) -> None:
+    """Refuse up front a checkout that could not run: nobody to check out for, or an empty cart."""
+    actor.require_owner()
+    if carts.get_cart(actor).is_empty:
+        raise Invalid("Your cart is empty", code=ErrorCode.CART_EMPTY)
 
 
 def write_transaction(work: Callable[[], T]) -> T:

@@ -36,7 +36,7 @@ from ..services import (
     reviews,
 )  # fmt: skip
 from ..services.actors import Actor
-from ..services.errors import DomainError, ErrorCode, Invalid, NotFound, Unavailable
+from ..services.errors import DomainError, ErrorCode, Invalid, NotFound
 from ..services.search_terms import SYNONYMS, singular
 from ..services.vocabulary import CLOTHING_TYPES, normalise_color, normalise_size
 
@@ -199,12 +199,32 @@ def _tool_client() -> str:
 
 
 def _auth_logout(actor, _args, token):
+    token = token or _bearer_of_request(actor)
     if token is not None:
         api_tokens.revoke_token(token)
+    # A browser's chat: its login record is revoked here, and the chat route ends the flask-login session.
+    browser = token is None and accounts.end_current_login_session(actor)
     return {
         "logged_out": actor.is_authenticated or token is not None,
-        "message": "Discard the token; it no longer works.",
+        "end_browser_session": browser,
+        "message": "You are logged out." if browser else "Discard the token; it no longer works.",
     }
+
+
+def _bearer_of_request(actor):
+    """The bearer token of the HTTP request this call came in (a chat turn through the API), when it is the actor's."""
+    if not has_request_context() or getattr(g, "tool_request_is_synthetic", False):
+        return None
+    from ..web.auth import current_api_token
+
+    try:
+        token = current_api_token()
+    except DomainError:
+        return None
+    if token is None or (token.user_id, token.guest_id) != (actor.user.id if actor.user else None,
+                                                            None if actor.user else actor.guest_id):  # fmt: skip
+        return None
+    return token
 
 
 def _search_products(_actor, args, _token):
@@ -307,6 +327,37 @@ def _checkout_proceed(actor, args, _token):
                         "pay_url": pay_url}}  # fmt: skip
 
 
+def _orders_list_mine(actor, args, _token):
+    actor.require_owner()
+    return {"orders": [_my_order(actor, order) for order in orders.recent_orders(actor, args.get("limit", 5))]}
+
+
+def _my_order(actor, order) -> dict:
+    # A guest's order page opens with a signed, short-lived link (its long-lived token never goes into a URL).
+    link = "" if actor.user is not None else f"?link={orders.order_link_token(order)}"
+    return {"id": order.id, "status": order.status, "total": f"{order.total:.2f}", "currency": order.currency,
+            "created_at": order.created_at.isoformat(), "item_count": order.item_count, "carrier": order.carrier,
+            "tracking_number": order.tracking_number, "url": f"/orders/{order.id}{link}"}  # fmt: skip
+
+
+def _search_shop_policies_and_faqs(_actor, args, _token):
+    from ..services import shop_policies
+
+    return {"answers": shop_policies.search(args["query"], args.get("context"))}
+
+
+def _admin_dashboard(_actor, args, _token):
+    from ..services import dashboard
+
+    figures = dashboard.summary(args.get("period", "week"), args.get("low_stock_threshold", 5))
+    return {"period": figures.period, "from": figures.start.isoformat() if figures.start else None,
+            "to": figures.end.isoformat(), "currency": "USD", "revenue": f"{figures.revenue:.2f}",
+            "orders": figures.orders, "average_order_value": f"{figures.average_order_value:.2f}",
+            "by_status": figures.by_status,
+            "low_stock": [{"product_id": v.product_id, "name": v.product.name, "size": v.size, "color": v.color,
+                           "sku": v.sku, "stock": v.stock} for v in figures.low_stock]}  # fmt: skip
+
+
 def _order_status(_actor, args, _token):
     from ..schemas.orders import order_to_dict
 
@@ -350,9 +401,10 @@ def _admin_orders_list(_actor, args, _token):
 def _admin_order_update_status(actor, args, _token):
     from ..schemas.orders import order_to_dict
 
-    # The tool has no carrier/tracking fields (seed 001); they can be added later in the panel.
-    order = admin_orders.change_status(actor, args["order_id"], args["status"], require_tracking=False,
-                                       note="Changed through the assistant")  # fmt: skip
+    # The panel's rule (admin_orders.change_status): shipping needs a carrier and a tracking number.
+    order = admin_orders.change_status(actor, args["order_id"], args["status"], carrier=args.get("carrier"),
+                                       tracking_number=args.get("tracking_number"),
+                                       note=args.get("note") or "Changed through the assistant")  # fmt: skip
     return {"order": order_to_dict(order)}
 
 
@@ -393,15 +445,10 @@ def _suggest_outfit(actor, args, _token):
     return {"base": product_to_dict(base), "products": [product_to_dict(p) for p in picks], "reason": reason}
 
 
-def _not_built_yet(_actor, _args, _token):
-    # Placeholder while issue 11 is in progress: the tool is in the catalog, its service is being built.
-    raise Unavailable("This tool is not available yet")
-
-
 HANDLERS = {
-    "search_shop_policies_and_faqs": _not_built_yet,
-    "orders_list_mine": _not_built_yet,
-    "admin_dashboard": _not_built_yet,
+    "search_shop_policies_and_faqs": _search_shop_policies_and_faqs,
+    "orders_list_mine": _orders_list_mine,
+    "admin_dashboard": _admin_dashboard,
     "auth_login": _auth_login, "auth_logout": _auth_logout, "search_products": _search_products,
     "cart_add_item": _cart_add_item, "cart_remove_item": _cart_remove_item, "cart_show": _cart_show,
     "cart_clear": _cart_clear, "compare_products": _compare_products, "review_create": _review_create,
@@ -419,8 +466,24 @@ HANDLERS = {
 
 # Checks that decide, before a confirmation is proposed, whether a consequential call could run at all (an order
 # transition that cannot happen is refused now, not after the shopper approves). name -> fn(actor, arguments) that
-# raises a DomainError when the call cannot succeed.
-PRECONDITIONS: dict = {}
+# raises a DomainError when the call cannot succeed. Each asks the service that owns the rule; nothing is changed.
+PRECONDITIONS: dict = {
+    "admin_order_update_status": lambda _actor, a: admin_orders.check_status_change(
+        a["order_id"], a["status"], a.get("carrier"), a.get("tracking_number")
+    ),
+    "admin_product_delete": lambda _actor, a: admin_products.get_any_product(a["product_id"]),
+    "admin_product_update": lambda _actor, a: admin_products.get_any_product(a["product_id"]),
+    "admin_review_delete": lambda _actor, a: admin_shop.get_review(a["review_id"]),
+    "admin_cart_clear_user": lambda _actor, a: admin_shop.get_user(a["user_id"]),
+    "checkout_proceed": lambda actor, _a: orders.check_checkout(actor),
+    "cart_clear": lambda actor, _a: _cart_not_empty(actor),
+}
+
+
+def _cart_not_empty(actor: Actor) -> None:
+    if cart.get_cart(actor).is_empty:
+        raise Invalid("Your cart is already empty", code=ErrorCode.CART_EMPTY)
+
 
 _JSON_OBJECT = re.compile(r"\{.*\}", re.S)
 

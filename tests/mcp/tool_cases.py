@@ -122,6 +122,13 @@ CASES = {
     "admin_cart_clear_user": ("admin", lambda: {"user_id": make_user("cartowner@example.com").id}, {"user_id": 0}),
     "admin_review_delete": ("admin", lambda: {"review_id": review_id()}, {"review_id": -1}),
     "suggest_outfit": ("public", lambda: {"product_id": 1}, {"product_id": 0, "limit": 20}),
+    "search_shop_policies_and_faqs": (
+        "public",
+        lambda: {"query": "how much is shipping?", "context": "a dress"},
+        {"query": ""},
+    ),
+    "orders_list_mine": ("user", lambda: {"limit": 3}, {"limit": 0}),
+    "admin_dashboard": ("admin", lambda: {"period": "month", "low_stock_threshold": 3}, {"period": "decade"}),
 }
 
 
@@ -149,4 +156,5 @@ STATIC_VALID = {
     },
     "admin_cart_clear_user": {"user_id": 1},
     "admin_review_delete": {"review_id": 1},
+    "search_shop_policies_and_faqs": {"query": "returns"},
 }
