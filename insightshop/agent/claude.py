@@ -64,7 +64,7 @@ class ClaudeEngine:
         ]
         messages = conversation_messages(history, message)
         with connector_credentials(self.mcp_servers, actor, conversation_id) as servers:
-            tools = get_tools_for_llm(role) + [toolset(server) for server in servers]
+            tools = get_tools_for_llm(role) + [toolset(server) for server in self.mcp_servers]
             if tools:
                 tools[-1] = {**tools[-1], "cache_control": EPHEMERAL}  # caches the whole tool list
             turn = _Turn(self, system, tools, servers, execute, observe)
