@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 REDACTED = "[redacted]"
-_PASSWORD = re.compile(r"\b((?:pass(?:word|code|phrase)?|pwd|pin)\b\s*(is\b|was\b|:|=)?\s*)(\S+)", re.I)
+_PASSWORD = re.compile(r"\b((?:pass(?:word|code|phrase)?|pwd|pin)\b\s*(is\b|was\b|:|=)?\s*)([^\s,.;!?]\S*)", re.I)
 _SECRET_WORD = re.compile(r"\b((?:api[ _-]?key|secret|token|bearer)\b\s*(?:is|:|=)?\s*)(\S{6,})", re.I)
 _JWT = re.compile(r"\beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]{5,}")
 _KEY = re.compile(r"\b(?:sk|pk|rk)[-_](?:ant[-_]|live[-_]|test[-_])?[\w-]{12,}")

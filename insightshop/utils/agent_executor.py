@@ -81,12 +81,6 @@ def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None =
     return result
 
 
-def needs_confirmation(name: str) -> bool:
-    """Whether the tool waits for the person's approval when an assistant (chat, connector) calls it."""
-    definition = get_tool_definition(name)
-    return bool(definition and definition["confirm"])
-
-
 def _propose(name: str, arguments: dict, actor: Actor) -> dict:
     """A consequential call that could run: the proposal; one that could not: its error, before anyone approves."""
     check = PRECONDITIONS.get(name)
