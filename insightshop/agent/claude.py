@@ -10,7 +10,6 @@ import contextlib
 import copy
 import json
 import logging
-import warnings
 
 import anthropic
 
@@ -54,6 +53,7 @@ class ClaudeEngine:
         self.client = anthropic.Anthropic(api_key=config["ANTHROPIC_API_KEY"], http_client=config.get("ANTHROPIC_HTTP_CLIENT"),
                                           max_retries=1, timeout=30.0)  # fmt: skip
         self.mcp_servers = connector_servers(config.get("ANTHROPIC_MCP_SERVERS"))
+        _report_deprecation(self.model)
 
     def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute, observe=None,
                 actor=None, conversation_id: str | None = None) -> Plan:  # fmt: skip
@@ -78,13 +78,9 @@ class ClaudeEngine:
         if servers:
             kwargs["mcp_servers"] = servers
         try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", DeprecationWarning)
-                response = self.client.beta.messages.create(**kwargs)
+            return self.client.beta.messages.create(**kwargs)
         except anthropic.APIError as error:
             raise unavailable(error, self.model) from None
-        _report_deprecations(caught, self.model)
-        return response
 
 
 class _Turn:
@@ -303,12 +299,16 @@ def unavailable(error: anthropic.APIError, model: str) -> EngineUnavailable:
     return EngineUnavailable("it failed", kind="status", detail=message)
 
 
-def _report_deprecations(caught, model: str) -> None:
-    """The SDK warns when a model is deprecated: the log says so once per model, the admin page always does."""
-    for warning in caught:
-        if issubclass(warning.category, DeprecationWarning) and model not in _warned_models:
-            _warned_models.add(model)
-            log.warning("ANTHROPIC_MODEL %s: %s", model, warning.message)
+def _report_deprecation(model: str) -> None:
+    """A model the SDK lists as deprecated: the log says so once per process, the admin page always does."""
+    from .engines import model_retirement
+
+    retires = model_retirement(model)
+    if retires and model not in _warned_models:
+        _warned_models.add(model)
+        log.warning(
+            "ANTHROPIC_MODEL %s is deprecated and reaches end-of-life on %s: choose a current model", model, retires
+        )
 
 
 def _dump(content) -> list[dict]:
