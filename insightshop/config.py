@@ -64,8 +64,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "CHECKOUT_LIMIT_PER_OWNER": os.environ.get("CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes"),
         "RETURN_WINDOW_DAYS": 30,
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
-        "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-4-5"),
-        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON list for the MCP connector
+        "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
+        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
         "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
         "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),

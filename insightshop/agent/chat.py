@@ -3,12 +3,11 @@ reply come back. Identity always comes from the caller's session or token, never
 
 from __future__ import annotations
 
-import re
+import json
 
 from sqlalchemy import select, update
 
 from ..extensions import db
-from ..mcp.tools_registry import check_tool_call, get_tool_definition
 from ..models.base import utcnow
 from ..models.conversations import ChatMessage, Conversation, PendingConfirmation
 from ..services import orders
@@ -17,6 +16,7 @@ from ..services.errors import Invalid, NotFound
 from ..utils.agent_executor import run_tool
 from . import cards, conversation_context, replies
 from .engines import respond
+from .redaction import redact
 
 MAX_MESSAGE = 2000
 HISTORY_SENT = 24
@@ -27,7 +27,7 @@ ERROR_KINDS = {
     "not_found": {"not_found", "unknown_tool"},
 }  # fmt: skip
 MAX_TOOL_ERRORS, MAX_AUTH_ERRORS = 2, 1
-_PASSWORD = re.compile(r"(pass(?:word|code|phrase)?\s*(?:is|:|=)?\s*)\S+", re.I)
+REFUSED = ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized")
 
 
 def error_kind(code: str) -> str:
@@ -71,9 +71,8 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
             details=[{"field": "message", "message": "1–2000 characters"}],
         )
     conversation = get_conversation(actor, conversation_id)
-    db.session.add(
-        ChatMessage(conversation_id=conversation.id, role="user", content=_PASSWORD.sub(r"\1[redacted]", text))
-    )
+    history = _history(conversation)  # before this message: the engine gets this message once
+    db.session.add(ChatMessage(conversation_id=conversation.id, role="user", content=redact(text)))
     db.session.commit()  # stored before any tool runs: a failing tool rolls back only its own work
     context = dict(conversation.context or {}) | {
         "user_email": actor.user.email if actor.user else None,
@@ -95,21 +94,42 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
             limits["auth"] += error_kind(entry["error"]["code"]) == "auth"
         return entry
 
-    engine, plan = respond(text, context, actor, _history(conversation), execute, observe=tool_calls.append)
+    def observe(entry: dict) -> None:
+        """A call a remote MCP server ran for the model (the connector): reported; its proposal gets a card."""
+        entry = _remote_entry(conversation, entry)
+        tool_calls.append(entry)
+        if entry["outcome"] == "needs_confirmation":
+            turn_cards.append(cards.confirmation_card(entry["confirmation_id"], entry["tool"], entry["summary"]))
+
+    engine, plan = respond(text, context, actor, history, execute, observe=observe, conversation_id=conversation.id)
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())
-    reply = plan.reply or plan.follow_up or replies.compose(tool_calls)
+    reply = _reply(plan, tool_calls, engine.name)
     notice = (plan.context or {}).get("engine_notice")
     if notice:
         reply = f"{reply} {notice}"
     conversation.context = conversation_context.remember(
-        {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "last_shipping", "engine_notice")}, tool_calls
+        {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "last_shipping", "engine_notice")},
+        tool_calls,
     )
     conversation.updated_at = utcnow()
     db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=tool_calls,
                                cards=turn_cards, engine=engine.name))  # fmt: skip
     db.session.commit()
     return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
+
+
+def _reply(plan, tool_calls: list[dict], engine: str) -> str:
+    """The turn's words. Each error is said once, in the text (no error card beside it): the engine's reply, or one
+    composed from the calls; an offline reply that does not mention an error gets it added."""
+    if not (plan.reply or plan.follow_up):
+        return replies.compose(tool_calls)
+    reply = plan.reply or plan.follow_up
+    if engine == "claude":  # the model saw every error as data and words it itself
+        return reply
+    unsaid = [replies.error_text(e) for e in tool_calls if e["outcome"] in ("error", "rejected")]
+    unsaid = [text for text in dict.fromkeys(unsaid) if text not in reply]
+    return " ".join([reply, *unsaid])
 
 
 def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: bool) -> dict:
@@ -122,10 +142,10 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
     _claim(pending, "approved" if approve else "declined")
     tool_calls, turn_cards = [], []
     if approve:
-        result = run_tool(tool, arguments, actor)
+        result = run_tool(tool, arguments, actor)  # confirmed: the person approved this very call
         entry = _entry(tool, arguments, result)
         tool_calls.append(entry)
-        card = cards.card_for(tool, result["data"]) if result["ok"] else cards.error_card(replies.error_text(entry))
+        card = cards.card_for(tool, result["data"]) if result["ok"] else None  # an error is said once, in the reply
         if card:
             turn_cards.append(card)
         reply = replies.compose(tool_calls)
@@ -156,33 +176,64 @@ def _claim(pending: PendingConfirmation, decision: str) -> None:
         raise Invalid(f"This was already {pending.status}", code="already_decided")
 
 
+def propose_confirmation(actor: Actor, conversation_id: str, tool: str, arguments: dict) -> dict:
+    """Record a consequential call the assistant proposed in the actor's conversation, to run on Approve:
+    {confirmation_id, summary}. The chat and the shop's MCP server (connector calls) both propose through here."""
+    conversation = get_conversation(actor, conversation_id, create=False)
+    return _propose(actor, conversation, tool, arguments)
+
+
+def _propose(actor: Actor, conversation: Conversation, tool: str, arguments: dict) -> dict:
+    summary = replies.summarise(tool, arguments, actor)[:500]
+    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=summary)
+    db.session.add(pending)
+    db.session.commit()
+    return {"confirmation_id": pending.id, "summary": summary}
+
+
 def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments: dict) -> tuple[dict, dict | None]:
-    refusal = check_tool_call(name, arguments, actor.is_admin)
-    definition = get_tool_definition(name)
-    if refusal is None and definition and definition["confirm"]:
-        summary = replies.summarise(name, arguments, actor)
-        pending = PendingConfirmation(conversation_id=conversation.id, tool=name, arguments=arguments, summary=summary)
-        db.session.add(pending)
-        db.session.commit()
-        entry = {"name": name, "arguments": arguments, "outcome": "needs_confirmation", "confirmation_id": pending.id,
-                 "summary": summary}  # fmt: skip
-        return entry, cards.confirmation_card(pending.id, name, summary)
-    result = run_tool(name, arguments, actor)  # refused calls are refused (and audited) here too
+    """One call through the guard: run_tool decides (exists, schema, permission, owner, preconditions) and a
+    consequential call comes back as a proposal, which becomes a pending confirmation and its card."""
+    result = run_tool(name, arguments, actor, confirmed=False)
+    if result.get("needs_confirmation"):
+        proposal = _propose(actor, conversation, name, result["arguments"])
+        entry = {"name": name, "arguments": arguments, "outcome": "needs_confirmation", **proposal}
+        return entry, cards.confirmation_card(proposal["confirmation_id"], name, proposal["summary"])
     entry = _entry(name, arguments, result)
-    if result["ok"]:
-        return entry, cards.card_for(name, result["data"])
-    return entry, cards.error_card(replies.error_text(entry))
+    return entry, cards.card_for(name, result["data"]) if result["ok"] else None  # errors: said once, in the reply
+
+
+def _remote_entry(conversation: Conversation, entry: dict) -> dict:
+    """A connector call's entry; a proposal counts only if it is a pending confirmation of this conversation."""
+    if entry["outcome"] != "needs_confirmation":
+        return entry
+    pending = db.session.get(PendingConfirmation, str(entry["confirmation_id"])[:32])
+    if (
+        pending
+        and pending.conversation_id == conversation.id
+        and pending.status == "pending"
+        and pending.tool == entry["tool"]
+    ):
+        return {**entry, "summary": pending.summary}
+    error = {
+        "code": "remote_tool_error",
+        "message": "the remote tool asked for an unknown confirmation",
+        "kind": "server",
+    }
+    return {key: entry[key] for key in ("name", "arguments")} | {"outcome": "error", "error": error}
 
 
 def _entry(name: str, arguments: dict, result: dict) -> dict:
     if result["ok"]:
         return {"name": name, "arguments": arguments, "outcome": "executed", "result": result["data"]}
     error = result["error"]
-    outcome = (
-        "rejected" if error["code"] in ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized") else "error"
-    )
-    return {"name": name, "arguments": arguments, "outcome": outcome,
-            "error": {"code": error["code"], "message": error["message"], "kind": error_kind(error["code"])}}  # fmt: skip
+    entry = {"name": name, "arguments": arguments, "outcome": "rejected" if error["code"] in REFUSED else "error",
+             "error": {"code": error["code"], "message": error["message"], "kind": error_kind(error["code"])}}  # fmt: skip
+    if error.get("details"):
+        entry["error"]["details"] = json.loads(
+            json.dumps(error["details"], default=str)
+        )  # e.g. variant_required: the sizes and colours to offer
+    return entry
 
 
 def _history(conversation: Conversation) -> list[dict]:

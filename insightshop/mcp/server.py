@@ -68,27 +68,13 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
-        from ..utils.agent_executor import run_tool
-
+        token = fixed_token if fixed_token is not None else request_token.get()
         with app.app_context():
             try:
-                actor, token_record = principal()
-                result = run_tool(
-                    params.name, params.arguments if params.arguments is not None else {}, actor, api_token=token_record
-                )
-            except DomainError as refused:
-                result = {"ok": False, "error": {"code": refused.code, "message": refused.message}}
+                result = call_tool_as(token, params.name, params.arguments if params.arguments is not None else {})
             finally:
                 db.session.remove()
-        if result["ok"]:
-            data = result["data"]
-            return types.CallToolResult(
-                content=[types.TextContent(text=json.dumps(data, default=str))], structured_content=data
-            )
-        error = result["error"]
-        return types.CallToolResult(
-            content=[types.TextContent(text=f"{error['code']}: {error['message']}")], is_error=True
-        )
+        return tool_result(result)
 
     return Server(
         "insightshop",
@@ -99,6 +85,46 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
         on_call_tool=call_tool,
         get_tool_input_schema=lambda name: None,  # the registry validates; the SDK need not fetch schemas per call
     )
+
+
+def call_tool_as(token: str | None, name: str, arguments) -> dict:
+    """One MCP tool call as the token's principal, through run_tool (in an app context). A token minted for the
+    assistant's connector (it names a conversation) is the assistant acting for that person: the same rule as in
+    the chat applies, so a consequential tool becomes a pending confirmation the person approves in the chat.
+    Any other token is a client acting as its own principal (like the JSON API): its calls run directly."""
+    from ..utils.agent_executor import run_tool
+
+    try:
+        actor, token_record = api_tokens.actor_for_token(token) if token else (Actor(), None)
+    except DomainError as refused:  # a token that is no longer valid is refused, never served as anonymous
+        return {"ok": False, "error": {"code": refused.code, "message": refused.message}}
+    conversation_id = api_tokens.token_conversation(token) if token else None
+    result = run_tool(name, arguments, actor, api_token=token_record, confirmed=conversation_id is None)
+    if not result.get("needs_confirmation"):
+        return result
+    from ..agent.chat import propose_confirmation
+
+    try:
+        proposal = propose_confirmation(actor, conversation_id, name, result["arguments"])
+    except DomainError as refused:
+        return {"ok": False, "error": {"code": refused.code, "message": refused.message}}
+    return result | proposal
+
+
+def tool_result(result: dict) -> types.CallToolResult:
+    """run_tool's answer as an MCP result. A proposal is not a success: the tool did not run (yet)."""
+    if result["ok"]:
+        data = result["data"]
+        return types.CallToolResult(
+            content=[types.TextContent(text=json.dumps(data, default=str))], structured_content=data
+        )
+    if result.get("needs_confirmation"):
+        proposal = {"needs_confirmation": True, "confirmation_id": result["confirmation_id"], "summary": result["summary"],
+                    "message": "Not done yet: the shopper must approve this in the shop's chat, where an Approve button "
+                    "is shown to them now. Tell them so; do not call the tool again."}  # fmt: skip
+        return types.CallToolResult(content=[types.TextContent(text=json.dumps(proposal))], is_error=True)
+    error = result["error"]
+    return types.CallToolResult(content=[types.TextContent(text=f"{error['code']}: {error['message']}")], is_error=True)
 
 
 def _tool(name: str) -> types.Tool:

@@ -20,18 +20,21 @@ GUESTS_PER_CLIENT = Rule("guest-client", "GUEST_LIMIT_PER_CLIENT", "20 per hour"
                          "Too many guest sessions from this address; try again later")  # fmt: skip
 
 
-def issue_token(user: User | None = None, *, guest_id: str | None = None) -> tuple[str, ApiToken]:
-    """A new bearer token for a user, or for a guest (a new guest id when none is given)."""
+def issue_token(user: User | None = None, *, guest_id: str | None = None, minutes: int | None = None,
+                conversation_id: str | None = None) -> tuple[str, ApiToken]:  # fmt: skip
+    """A new bearer token for a user, or for a guest (a new guest id when none is given). minutes: a short-lived
+    token; conversation_id: minted for the assistant's MCP connector in that conversation (see token_conversation)."""
     if user is None and guest_id is None:
         guest_id = new_guest_id()
     hours = current_app.config["API_TOKEN_HOURS" if user else "GUEST_TOKEN_HOURS"]
+    lifetime = timedelta(minutes=minutes) if minutes is not None else timedelta(hours=hours)
     now = utcnow()
     record = ApiToken(
         jti=uuid.uuid4().hex,
         user_id=user.id if user else None,
         guest_id=None if user else guest_id,
         issued_at=now,
-        expires_at=now + timedelta(hours=hours),
+        expires_at=now + lifetime,
     )
     db.session.add(record)
     db.session.commit()
@@ -42,6 +45,8 @@ def issue_token(user: User | None = None, *, guest_id: str | None = None) -> tup
         "iat": int(now.timestamp()),
         "exp": int(record.expires_at.timestamp()),
     }
+    if conversation_id is not None:
+        claims["cnv"] = conversation_id
     if user is not None:
         claims["cv"] = user.credential_version  # stale after a password change, reset, logout-all or disable
     return jwt.encode(claims, current_app.config["SECRET_KEY"], algorithm=ALGORITHM), record
@@ -70,6 +75,17 @@ def actor_for_token(token: str) -> tuple[Actor, ApiToken]:
                                code="token_revoked")  # fmt: skip
         return Actor(user=user), record
     return Actor(guest_id=record.guest_id), record
+
+
+def token_conversation(token: str) -> str | None:
+    """The assistant conversation a connector token was minted for; None for an ordinary (or invalid) token.
+    Calls made with such a token are the assistant acting for the person: consequential ones wait for Approve."""
+    try:
+        claims = jwt.decode(token, current_app.config["SECRET_KEY"], algorithms=[ALGORITHM], issuer=ISSUER)
+    except jwt.InvalidTokenError:
+        return None
+    conversation = claims.get("cnv")
+    return conversation if isinstance(conversation, str) else None
 
 
 def issue_guest_token(client: str | None) -> tuple[str, ApiToken]:

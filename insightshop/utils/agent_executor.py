@@ -51,8 +51,21 @@ LEGACY_ACTIONS = {
 LEGACY_PARAMS = {"color": "selected_color", "size": "selected_size"}
 
 
-def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None = None) -> dict:
-    """Validate, authorise and execute one tool call as the actor; never raises."""
+CONFIRMATION_REQUIRED = "confirmation_required"
+
+
+def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None = None, confirmed: bool = True) -> dict:
+    """Decide everything about one tool call as the actor, and run it unless it must wait; never raises.
+
+    The tool exists → the arguments match its schema → the caller may use it (permission; an owner for non-public
+    tools) → with confirmed=False, a tool whose definition says confirm is not run: its PRECONDITIONS check runs
+    (a call that could not succeed is refused now) and the answer is a proposal → the service runs (ownership,
+    stock, prices: the service's rules) → audited. Results:
+      {"ok": True, "data": ...}
+      {"ok": False, "error": {"code", "message", "details"?}}
+      {"ok": False, "needs_confirmation": True, "tool": name, "arguments": {...},
+       "error": {"code": "confirmation_required", "message": ...}}
+    """
     started = time.perf_counter()
     refusal = check_tool_call(name, arguments, actor.is_admin)
     definition = get_tool_definition(name) if refusal is None else None
@@ -60,20 +73,47 @@ def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None =
         refusal = ("unauthorized", f"{name} needs a logged-in user or a guest session")
     if refusal is not None:
         result = {"ok": False, "error": {"code": refusal[0], "message": refusal[1]}}
+    elif definition["confirm"] and not confirmed:
+        result = _propose(name, arguments, actor)
     else:
         result = _execute(name, arguments, actor, api_token)
     _audit(actor, name, arguments, result, started)
     return result
 
 
+def _propose(name: str, arguments: dict, actor: Actor) -> dict:
+    """A consequential call that could run: the proposal; one that could not: its error, before anyone approves."""
+    check = PRECONDITIONS.get(name)
+    if check is not None:
+        try:
+            _with_request_context(lambda: check(actor, dict(arguments)))
+        except DomainError as error:
+            db.session.rollback()
+            return {"ok": False, "error": {"code": error.code, "message": error.message, "details": error.details}}
+        except Exception:
+            db.session.rollback()
+            log.exception("Precondition of %s failed", name)
+            return {"ok": False, "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"}}
+    return {"ok": False, "needs_confirmation": True, "tool": name, "arguments": dict(arguments),
+            "error": {"code": CONFIRMATION_REQUIRED,
+                      "message": f"{name} changes something: it runs only after the person approves it"}}  # fmt: skip
+
+
+def _with_request_context(work):
+    """Run work inside a request context (MCP over stdio and the CLI have none): results carry the shop's URLs."""
+    if has_request_context():
+        return work()
+    with current_app.test_request_context("/"):
+        g.tool_request_is_synthetic = True  # its address is nobody's: the login limits count it as "stdio"
+        try:
+            return work()
+        finally:
+            g.pop("tool_request_is_synthetic", None)
+
+
 def _execute(name: str, arguments: dict, actor: Actor, api_token: ApiToken | None) -> dict:
-    if not has_request_context():  # MCP over stdio, the CLI: results still carry the shop's relative URLs
-        with current_app.test_request_context("/"):
-            g.tool_request_is_synthetic = True  # its address is nobody's: the login limits count it as "stdio"
-            try:
-                return _execute(name, arguments, actor, api_token)
-            finally:
-                g.pop("tool_request_is_synthetic", None)
+    if not has_request_context():
+        return _with_request_context(lambda: _execute(name, arguments, actor, api_token))
     try:
         data = HANDLERS[name](actor, dict(arguments), api_token)
     except DomainError as error:
@@ -94,7 +134,7 @@ def _audit(actor: Actor, name: str, arguments, result: dict, started: float) -> 
         audit.record(actor, f"tool.{name}"[:64], "tool", name[:64] if isinstance(name, str) else None,
                      after={"arguments": arguments if isinstance(arguments, dict) else {"value": str(arguments)[:200]},
                             "error": result.get("error", {}).get("code")},
-                     outcome="ok" if result["ok"] else "refused" if result["error"]["code"] in REFUSALS else "error",
+                     outcome=_outcome(result),
                      duration_ms=int((time.perf_counter() - started) * 1000))  # fmt: skip
         db.session.commit()
     except Exception:
@@ -103,6 +143,14 @@ def _audit(actor: Actor, name: str, arguments, result: dict, started: float) -> 
 
 
 REFUSALS = {"unknown_tool", "invalid_arguments", "forbidden", "unauthorized"}
+
+
+def _outcome(result: dict) -> str:
+    if result["ok"]:
+        return "ok"
+    if result.get("needs_confirmation"):
+        return "proposed"
+    return "refused" if result["error"]["code"] in REFUSALS else "error"
 
 
 # Product resolution ------------------------------------------------------------------------------

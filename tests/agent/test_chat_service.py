@@ -175,3 +175,111 @@ def test_a_confirmation_whose_tool_fails_cannot_be_approved_again(guest, script)
     assert db.session.get(PendingConfirmation, confirmation).status == "approved"
     with pytest.raises(Invalid):
         chat.confirm(guest, turn["conversation_id"], confirmation, True)
+
+
+# One guard: run_tool decides, the chat only turns its proposal into a confirmation ------------------------------
+
+
+def test_run_tool_proposes_a_consequential_call_instead_of_running_it(guest):
+    from insightshop.models.audit import AuditEntry
+    from insightshop.utils.agent_executor import run_tool
+    from tests.mcp.tool_cases import put_in_cart
+
+    put_in_cart(guest)
+
+    proposed = run_tool("cart_clear", {}, guest, confirmed=False)
+    read = run_tool("cart_show", {}, guest, confirmed=False)
+    refused = run_tool("admin_product_delete", {"product_id": 1}, guest, confirmed=False)
+
+    assert proposed == {"ok": False, "needs_confirmation": True, "tool": "cart_clear", "arguments": {},
+                        "error": {"code": "confirmation_required", "message": proposed["error"]["message"]}}  # fmt: skip
+    assert db.session.query(CartItem).count() == 1
+    assert read["ok"] is True  # nothing to confirm: it runs
+    assert refused["error"]["code"] == "forbidden" and "needs_confirmation" not in refused
+    assert db.session.query(AuditEntry).filter_by(action="tool.cart_clear", outcome="proposed").count() == 1
+    assert run_tool("cart_clear", {}, guest)["ok"] is True and db.session.query(CartItem).count() == 0
+
+
+def test_an_impossible_call_is_refused_before_a_confirmation_is_proposed(app, script, monkeypatch):
+    from insightshop.models.conversations import PendingConfirmation
+    from insightshop.utils import agent_executor
+
+    shop()
+    admin = Actor(user=make_admin())
+    checked = []
+
+    def cannot_ship(actor, arguments):
+        checked.append((actor, arguments))
+        raise Invalid("Order #1 is pending: it cannot be shipped yet", code="invalid_transition")
+
+    monkeypatch.setitem(agent_executor.PRECONDITIONS, "admin_order_update_status", cannot_ship)
+    script(Call("admin_order_update_status", {"order_id": 1, "status": "shipped"}))
+
+    turn = chat.chat_turn(admin, "mark order 1 as shipped")
+
+    assert checked and [c["outcome"] for c in turn["tool_calls"]] == ["error"]
+    assert turn["tool_calls"][0]["error"]["code"] == "invalid_transition"
+    assert db.session.query(PendingConfirmation).count() == 0 and turn["cards"] == []
+    assert turn["reply"].count("it cannot be shipped yet") == 1
+
+
+# Each error is said once -------------------------------------------------------------------------------------------
+
+
+def test_an_error_is_said_once_in_the_reply_without_an_error_card(guest, script):
+    script(Call("cart_add_item", {"product_id": 999}))
+
+    turn = chat.chat_turn(guest, "add product 999")
+
+    assert not any(card["type"] == "error" for card in turn["cards"])
+    assert turn["reply"].count("I couldn't find that") == 1
+
+
+def test_an_engine_reply_that_skips_an_error_gets_it_once(guest, script):
+    script(Call("cart_add_item", {"product_id": 999}), reply="Here you go!")
+
+    turn = chat.chat_turn(guest, "add product 999")
+
+    assert turn["reply"].startswith("Here you go!") and turn["reply"].count("I couldn't find that") == 1
+    assert turn["cards"] == []
+
+
+def test_a_failing_approved_call_is_said_once(guest, script):
+    script(Call("cart_clear", {}))
+    turn = chat.chat_turn(guest, "empty my cart")
+    from insightshop.models.conversations import PendingConfirmation
+
+    db.session.get(PendingConfirmation, turn["tool_calls"][0]["confirmation_id"]).arguments = {"unexpected": True}
+    db.session.commit()
+
+    failed = chat.confirm(guest, turn["conversation_id"], turn["tool_calls"][0]["confirmation_id"], True)
+
+    assert failed["cards"] == [] and failed["reply"].count("unexpected") == 1
+
+
+def test_error_details_reach_the_tool_calls(guest, script):
+    script(Call("cart_add_item", {"product_id": 1}))  # two sizes, none given
+
+    turn = chat.chat_turn(guest, "add the oxford shirt")
+
+    [call] = turn["tool_calls"]
+    assert call["error"]["code"] == "variant_required" and call["error"]["details"]
+
+
+def test_a_connector_proposal_counts_only_for_a_pending_confirmation_of_this_conversation(guest, script, monkeypatch):
+    script(Call("cart_clear", {}))
+    elsewhere = chat.chat_turn(Actor(guest_id="other"), "empty my cart")["tool_calls"][0]["confirmation_id"]
+
+    class Connector:
+        name = "claude"
+
+        def respond(self, message, context, *, is_admin, history, execute, observe=None):
+            observe({"name": "insightshop.cart_clear", "arguments": {}, "outcome": "needs_confirmation", "tool": "cart_clear",
+                     "confirmation_id": elsewhere, "summary": "Remove every item from your cart."})  # fmt: skip
+            return engines.Plan(reply="Press Approve.", context={})
+
+    monkeypatch.setattr(engines, "engine_for", lambda: Connector())
+
+    turn = chat.chat_turn(guest, "empty my cart")
+
+    assert turn["cards"] == [] and turn["tool_calls"][0]["outcome"] == "error"
