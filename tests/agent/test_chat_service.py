@@ -13,7 +13,7 @@ from insightshop.models.conversations import ChatMessage
 from insightshop.services.actors import Actor
 from insightshop.services.errors import Invalid, NotFound
 from tests.admin_helpers import make_admin
-from tests.factories import make_user
+from tests.factories import make_product, make_user
 from tests.mcp.tool_cases import shop
 
 
@@ -161,8 +161,9 @@ def test_login_requests_show_a_form_and_never_take_a_password(guest, script):
 
 
 def test_a_confirmation_whose_tool_fails_cannot_be_approved_again(guest, script):
+    _with_a_line(guest)  # an empty cart is refused before any confirmation
     script(Call("cart_clear", {}))
-    turn = chat.chat_turn(guest, "empty my cart")  # the guest has no cart lines: clearing still works, so break it
+    turn = chat.chat_turn(guest, "empty my cart")  # clearing would work, so break its stored arguments
     confirmation = turn["tool_calls"][0]["confirmation_id"]
     from insightshop.models.conversations import PendingConfirmation
 
@@ -245,6 +246,7 @@ def test_an_engine_reply_that_skips_an_error_gets_it_once(guest, script):
 
 
 def test_a_failing_approved_call_is_said_once(guest, script):
+    _with_a_line(guest)
     script(Call("cart_clear", {}))
     turn = chat.chat_turn(guest, "empty my cart")
     from insightshop.models.conversations import PendingConfirmation
@@ -268,6 +270,7 @@ def test_error_details_reach_the_tool_calls(guest, script):
 
 def test_a_connector_proposal_counts_only_for_a_pending_confirmation_of_this_conversation(guest, script, monkeypatch):
     script(Call("cart_clear", {}))
+    _with_a_line(Actor(guest_id="other"))
     elsewhere = chat.chat_turn(Actor(guest_id="other"), "empty my cart")["tool_calls"][0]["confirmation_id"]
 
     class Connector:
@@ -283,3 +286,10 @@ def test_a_connector_proposal_counts_only_for_a_pending_confirmation_of_this_con
     turn = chat.chat_turn(guest, "empty my cart")
 
     assert turn["cards"] == [] and turn["tool_calls"][0]["outcome"] == "error"
+
+
+def _with_a_line(actor) -> None:
+    """One item in the actor's cart: clearing an empty cart is refused before any confirmation is proposed."""
+    from insightshop.services import cart
+
+    cart.add_item(actor, make_product(sizes=("L",)).id, 1)
