@@ -100,7 +100,10 @@ PRODUCT_PAGE_SCHEMA = {
                 ]
             },
         },
-        "summary": {"type": "string", "examples": ["No red dresses under $50. The closest products are in suggestions."]},
+        "summary": {
+            "type": "string",
+            "examples": ["No red dresses under $50. The closest products are in suggestions."],
+        },
         "pagination": {"$ref": "#/components/schemas/Pagination"},
         "interpreted_as": {
             "type": "object",

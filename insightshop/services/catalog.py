@@ -10,12 +10,13 @@ from sqlalchemy import Select, and_, case, false, func, or_, select, true
 
 from ..extensions import db
 from ..models.catalog import Product, ProductVariant
+from ..schemas.validation import shorten
 from . import search_index
-from .errors import NotFound
-from .pricing import running_sales
+from .errors import ErrorCode, Invalid, NotFound
+from .pricing import PriceBook, running_sales
 from .search_constraints import SUGGEST_BELOW, SUGGESTION_LIMIT, Constraints, describe
-from .search_terms import ParsedQuery, parse_query
-from .vocabulary import CATEGORIES, CLOTHING_TYPES, COLORS, FABRICS, SEASONS, SIZES
+from .search_terms import ParsedQuery, canonical_clothing_type, parse_query
+from .vocabulary import CATEGORIES, CLOTHING_TYPES, COLORS, FABRICS, SEASONS, SIZES, normalise_color, normalise_size
 
 PRICE_BANDS = (
     (Decimal("0"), Decimal("25")),
@@ -204,6 +205,84 @@ def get_product(product_id: int, *, include_inactive: bool = False) -> Product:
     if product is None or (not product.is_active and not include_inactive):
         raise NotFound(f"Product {product_id} does not exist", details=[{"product_id": product_id}])
     return product
+
+
+def resolve_product(clothing_type: str | None, color: str | None = None, size: str | None = None,
+                    category: str | None = None, quantity: int = 1) -> tuple[Product, list[Product]]:  # fmt: skip
+    """The product a shopper means by garment, colour, size and department, with the runners-up.
+
+    Type, colour, size (with stock for the quantity) and a named department are hard filters. With no department,
+    adult products come before kids', products shown in the asked colour before those that merely come in it, and
+    the adult department that carries most of that garment before the other; then the best rated. When the best
+    candidates are equally good the shopper must choose: Invalid "ambiguous" lists them."""
+    kind, wanted_color, wanted_size = _resolution_terms(clothing_type, color, size)
+    statement = select(Product).where(Product.is_active, Product.clothing_type == kind)
+    if category:
+        statement = statement.where(Product.category == category)
+    candidates = [
+        product
+        for product in db.session.scalars(statement)
+        if any(
+            (wanted_color is None or v.color == wanted_color)
+            and (wanted_size is None or v.size == wanted_size)
+            and v.stock >= quantity
+            for v in product.variants
+        )  # fmt: skip
+    ]
+    if not candidates:
+        what = " ".join(filter(None, [wanted_size and f"size {wanted_size}", wanted_color, category, kind]))
+        raise NotFound(f"No {what} in stock for {quantity}", code=ErrorCode.OUT_OF_STOCK)
+    home = None if category else _home_department(kind)
+
+    def score(product: Product) -> tuple:
+        return (
+            category is not None or product.category != "kids",
+            wanted_color is None or product.color == wanted_color,
+            home is None or product.category == home,
+            product.rating,
+            product.rating_count,
+        )
+
+    ranked = sorted(candidates, key=lambda p: (score(p), -p.id), reverse=True)
+    ties = [p for p in ranked if score(p) == score(ranked[0])]
+    if len(ties) > 1:
+        book = PriceBook()
+        raise Invalid(
+            f"Several products fit equally well: {', '.join(p.name for p in ties[:4])}; choose one by product_id",
+            code="ambiguous",
+            details=[{"product_id": p.id, "name": p.name, "category": p.category, "color": p.color,
+                      "price": f"{book.effective_price(p):.2f}", "sizes": p.available_sizes} for p in ties[:8]],
+        )  # fmt: skip
+    return ranked[0], ranked[1:6]
+
+
+def _resolution_terms(clothing_type, color, size) -> tuple[str, str | None, str | None]:
+    kind = canonical_clothing_type(clothing_type)
+    if kind is None:
+        raise Invalid(f"clothing_type: {shorten(repr(clothing_type))} is not something the shop sells",
+                      details=[{"field": "clothing_type", "message": f"one of {', '.join(CLOTHING_TYPES)}"}])  # fmt: skip
+    wanted_color = normalise_color(color) if color else None
+    wanted_size = normalise_size(size) if size else None
+    if color and wanted_color is None:
+        raise Invalid(f"selected_color: {shorten(repr(color))} is not a shop colour",
+                      details=[{"field": "selected_color", "message": "unknown"}])  # fmt: skip
+    if size and wanted_size is None:
+        raise Invalid(f"selected_size: {shorten(repr(size))} is not a shop size",
+                      details=[{"field": "selected_size", "message": "unknown"}])  # fmt: skip
+    return kind, wanted_color, wanted_size
+
+
+def _home_department(kind: str) -> str | None:
+    """The adult department carrying most active products of a garment (shirts → men, dresses → women)."""
+    rows = db.session.execute(
+        select(Product.category, func.count())
+        .where(Product.is_active, Product.clothing_type == kind, Product.category != "kids")
+        .group_by(Product.category)
+        .order_by(func.count().desc(), Product.category)
+    ).all()
+    if not rows or (len(rows) > 1 and rows[0][1] == rows[1][1]):
+        return None
+    return rows[0][0]
 
 
 def featured_products(limit: int = 8) -> list[Product]:
@@ -441,5 +520,5 @@ def _band_max(high: Decimal | None) -> Decimal | None:
 
 __all__ = [
     "CatalogPage", "CatalogQuery", "Constraints", "Facets", "Suggestion", "closest_products", "constraints_for", "catalog_facets", "category_counts", "featured_products",
-    "get_product", "new_arrivals", "related_products", "search_catalog",
+    "get_product", "new_arrivals", "related_products", "resolve_product", "search_catalog",
 ]  # fmt: skip
