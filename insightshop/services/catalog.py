@@ -162,22 +162,22 @@ def constraints_for(query: CatalogQuery, parsed: ParsedQuery | None = None) -> C
 
 def closest_products(wanted: Constraints, sales, sort: str = "relevance", *, exclude=(),
                      limit: int = SUGGESTION_LIMIT) -> list[Suggestion]:  # fmt: skip
-    """The products nearest to the request: drop one constraint at a time (closest first), then two."""
+    """The products nearest to the request: drop one constraint at a time (closest first), then two; another
+    garment only when nothing of the asked garment comes close."""
     found: list[Suggestion] = []
     seen = set(exclude)
-    singles_found = False
-    for names in wanted.relaxations():
-        if len(found) >= limit or (len(names) > 1 and singles_found):
+    for phase in wanted.relaxations():
+        for names in phase:
+            relaxed = wanted.relax(*names)
+            if len(found) >= limit or not relaxed.stated():
+                continue  # with nothing left to honour, "closest" would be the whole catalog
+            order = {("max_price",): "price_low", ("min_price",): "price_high"}.get(names, sort)
+            for product in _page(_plan(relaxed, sales), order, 1, limit):
+                if product.id not in seen and len(found) < limit:
+                    seen.add(product.id)
+                    found.append(Suggestion(product, list(names)))
+        if found:
             break
-        relaxed = wanted.relax(*names)
-        if not relaxed.stated():
-            continue  # with nothing left to honour, "closest" would be the whole catalog
-        order = {("max_price",): "price_low", ("min_price",): "price_high"}.get(names, sort)
-        for product in _page(_plan(relaxed, sales), order, 1, limit):
-            if product.id not in seen and len(found) < limit:
-                seen.add(product.id)
-                found.append(Suggestion(product, list(names)))
-                singles_found = singles_found or len(names) == 1
     return found
 
 

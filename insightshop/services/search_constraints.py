@@ -66,11 +66,15 @@ class Constraints:
                 changes[name] = False
         return replace(self, **changes)
 
-    def relaxations(self):
-        """Sets of constraint names to drop, closest first: each one alone, then pairs."""
+    def relaxations(self) -> list[list[tuple[str, ...]]]:
+        """Phases of constraint sets to drop, closest first; a later phase is tried only when an earlier one found
+        nothing: one constraint, then two, keeping the garment; only then another garment."""
         stated = self.stated()
-        yield from ((name,) for name in stated)
-        yield from combinations(stated, 2)
+        keep_type = [name for name in stated if name != "clothing_type"]
+        phases = [[(name,) for name in keep_type], list(combinations(keep_type, 2))]
+        if "clothing_type" in stated:
+            phases.append([("clothing_type",), *(("clothing_type", name) for name in keep_type)])
+        return [phase for phase in phases if phase]
 
 
 def money_words(amount: Decimal) -> str:
@@ -140,6 +144,11 @@ def unmet_reasons(product, unmet: list[str], wanted: Constraints) -> list[str]:
     return [REASONS[name](product, wanted) for name in unmet if name in REASONS]
 
 
+def _garment(kind: str) -> str:
+    """ "a dress", "a t-shirt", but "jeans", "socks"."""
+    return kind if kind.endswith("s") else f"a {kind}"
+
+
 def _either(values) -> str:
     return " or ".join(values or ())
 
@@ -148,9 +157,7 @@ REASONS = {
     "max_price": lambda p, w: f"over {money_words(w.max_price)}",
     "min_price": lambda p, w: f"under {money_words(w.min_price)}",
     "color": lambda p, w: f"{'/'.join(p.available_colors[:3])}, not {_either(w.color) or 'that colour'}",
-    "clothing_type": lambda p, w: (
-        f"a {p.clothing_type.replace('-', ' ')}, not a {_either(k.replace('-', ' ') for k in w.clothing_type or ())}"
-    ),
+    "clothing_type": lambda p, w: f"{_garment(p.clothing_type)}, not {_either(map(_garment, w.clothing_type or ()))}",
     "category": lambda p, w: (
         f"{CATEGORY_LABELS.get(p.category, p.category)}, not {_either(CATEGORY_LABELS.get(c, c) for c in w.category or ())}"
     ),
