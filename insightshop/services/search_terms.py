@@ -59,14 +59,21 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 CATEGORY_WORDS = {
-    **dict.fromkeys(("men", "mens", "man", "male", "gents", "gent", "gentlemen", "him"), "men"),
-    **dict.fromkeys(("women", "womens", "woman", "ladies", "lady", "female", "her", "womenswear"), "women"),
+    **dict.fromkeys(("men", "mens", "man", "male", "gents", "gent", "gentlemen", "him", "husband", "boyfriend",
+                     "dad", "father", "brother", "grandpa"), "men"),
+    **dict.fromkeys(("women", "womens", "woman", "ladies", "lady", "female", "her", "womenswear", "wife",
+                     "girlfriend", "mum", "mom", "mother", "sister", "grandma"), "women"),
     **dict.fromkeys(
         ("kids", "kid", "kidswear", "boys", "boy", "girls", "girl", "children", "childrens", "child",
-         "toddler", "toddlers", "youth", "junior", "juniors"),
+         "toddler", "toddlers", "youth", "junior", "juniors", "son", "sons", "daughter", "daughters", "niece",
+         "nieces", "nephew", "nephews", "baby", "babies", "grandson", "granddaughter", "grandkids"),
         "kids",
     ),
 }  # fmt: skip
+
+# "for my 6-year-old", "8 yr old": a child's age means the kids' department.
+CHILD_AGE = re.compile(r"\b(\d{1,2})[\s-]*(?:years?|yrs?|yo)(?:[\s-]*old)?\b")
+CHILD_AGE_LIMIT = 15
 
 SIZE_WORDS = {k: v for k, v in SIZE_ALIASES.items() if " " not in k and len(k) > 1}
 
@@ -259,6 +266,33 @@ STOPWORDS = frozenset(
             "hey",
             "wear",
             "wearing",
+            "year",
+            "years",
+            "yr",
+            "yrs",
+            "old",
+            "aged",
+            "add",
+            "put",
+            "into",
+            "cart",
+            "basket",
+            "give",
+            "grab",
+            "pick",
+            "maybe",
+            "kind",
+            "kinds",
+            "type",
+            "types",
+            "style",
+            "styles",
+            "around",
+            "about",
+            "roughly",
+            "else",
+            "other",
+            "another",
         ),
     ]
 )
@@ -315,11 +349,12 @@ def parse_query(text: str | None) -> ParsedQuery:
     normalised = normalise_text(text)
     normalised, min_price, max_price = _take_prices(normalised)
     in_stock = bool(IN_STOCK_PHRASE.search(normalised))
+    normalised, child = _take_child_age(normalised)
     words = WORD.findall(normalised)
     typing_last_word = bool(words) and not text[-1:].isspace() and not text.rstrip().endswith(("'", '"', "?", "!", "."))
     groups: list[tuple[str, ...]] = []
     terms: list[tuple[str, ...]] = []
-    categories: list[str] = []
+    categories: list[str] = ["kids"] if child else []
     sizes: list[str] = []
     colors: list[str] = []
     kinds: list[str] = []
@@ -378,7 +413,8 @@ def _take_filter_word(word: str, categories: list[str], sizes: list[str]) -> boo
     elif word in SIZE_WORDS:
         _append_unique(sizes, SIZE_WORDS[word])
     else:
-        return word in STOPWORDS or (len(word) < 2 and not word.isdigit())
+        # Bare numbers are quantities or ages ("2 shirts", "a 40 year old"); prices were taken out before.
+        return word in STOPWORDS or len(word) < 2 or word.isdigit()
     return True
 
 
@@ -396,6 +432,14 @@ def canonical_clothing_type(word: str | None) -> str | None:
     compact = "".join(WORD.findall(text))
     kinds = _type_of(compact) or _type_of(text.split()[-1] if text.split() else None)
     return kinds[0] if kinds else None
+
+
+def _take_child_age(text: str) -> tuple[str, bool]:
+    """Whether the text names a child's age ("my 6-year-old"), and the text without it."""
+    match = CHILD_AGE.search(text)
+    if match is None or int(match.group(1)) > CHILD_AGE_LIMIT:
+        return text, False
+    return text[: match.start()] + " " + text[match.end() :], True
 
 
 def _take_prices(text: str) -> tuple[str, Decimal | None, Decimal | None]:

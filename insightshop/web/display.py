@@ -215,7 +215,7 @@ def _honest_notice(results: CatalogPage) -> str | None:
     if results.total == 0:
         return f"No {description}."
     if results.suggestions:
-        return f"Only {results.total} {description}."
+        return f"Only one match for {description}." if results.total == 1 else f"Only {results.total} {description}."
     return None
 
 
