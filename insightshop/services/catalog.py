@@ -128,13 +128,16 @@ def search_catalog(query: CatalogQuery) -> CatalogPage:
     with fewer than SUGGEST_BELOW of them, the closest others as suggestions, each naming what it misses."""
     parsed = parse_query(query.text)
     wanted = constraints_for(query, parsed)
-    sales = tuple(running_sales())
+    # Sales matter only to prices and "on sale"; a plain search skips reading them.
+    prices_matter = wanted.on_sale or wanted.min_price is not None or wanted.max_price is not None
+    sales = tuple(running_sales()) if prices_matter or query.sort in ("price_low", "price_high") else ()
     plan = _plan(wanted, sales)
     total = _count(plan)
     page = max(1, query.page)
     products = _page(plan, query.sort, page, query.per_page) if total else []
     suggestions = []
     if total < SUGGEST_BELOW and page == 1 and wanted.stated():
+        sales = sales or tuple(running_sales())
         suggestions = closest_products(wanted, sales, query.sort, exclude={p.id for p in products})
     return CatalogPage(products, total, page, query.per_page, parsed, wanted=wanted, suggestions=suggestions)
 
@@ -450,7 +453,7 @@ def _count(plan: _Plan) -> int:
 
 def _page(plan: _Plan, sort: str, page: int, per_page: int) -> list[Product]:
     offset = (page - 1) * per_page
-    if plan.groups and sort == "relevance" and not plan.needs_table and not plan.colors:
+    if plan.groups and sort == "relevance" and not plan.needs_table:
         # Rank inside the index, then load just one page of products.
         ranked = search_index.ranked_ids(
             db.session.get_bind(), plan.groups, **plan.index_args(), limit=per_page, offset=offset
