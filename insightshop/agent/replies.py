@@ -18,6 +18,8 @@ def error_text(entry: dict) -> str:
         return "Sorry, that's something only the shop's admins can do."
     if error["code"] == "unauthorized":
         return "Please log in (or keep shopping as a guest) and ask me again."
+    if error["code"] in CHOICE_ERRORS and error.get("details"):
+        return CHOICE_ERRORS[error["code"]](error["details"])
     return FRIENDLY[error.get("kind", "server")].format(message=error["message"])
 
 
@@ -36,7 +38,7 @@ def _sentence(entry: dict) -> str:
     data, name = entry["result"], entry["name"]
     if name == "cart_add_item":
         item = data["added"][0]
-        return f"I've added {item['quantity_added']} × {item['name']} ({item['color'].capitalize()} / {item['size']}) to your cart."
+        return f"Added {item['quantity_added']} × {line_label(item)} to your cart."
     if name in ("cart_show", "cart_remove_item", "cart_clear"):
         cart = data["cart"]
         prefix = {
@@ -47,13 +49,83 @@ def _sentence(entry: dict) -> str:
             return prefix or "Your cart is empty."
         return f"{prefix}Your cart has {cart['item_count']} item(s), subtotal ${cart['subtotal']}."
     if name == "search_products":
-        total = data["pagination"]["total"]
-        return (
-            f"Here {'is' if total == 1 else 'are'} {total} match{'es' if total != 1 else ''}."
-            if total
-            else "I couldn't find anything like that."
-        )
+        return search_sentence(data)
     return SIMPLE.get(name, lambda d: "Done.")(data)
+
+
+DEPARTMENTS = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
+SHOWN = 3
+
+
+def line_label(item: dict) -> str:
+    """A product as a shopper recognises it: "Oxford Button-Down Shirt (Men's, White, L)"."""
+    details = [DEPARTMENTS.get(item.get("category"), ""), str(item.get("color") or "").capitalize(), item.get("size")]
+    details = ", ".join(filter(None, details))
+    return f"{item['name']} ({details})" if details else item["name"]
+
+
+def _product_words(product: dict) -> str:
+    color = product.get("matched_color") or product.get("color")
+    return ", ".join(filter(None, [product["name"], DEPARTMENTS.get(product.get("category"), ""), color,
+                                   f"${product['price']}"]))  # fmt: skip
+
+
+def search_sentence(data: dict) -> str:
+    """Say what the search found, honestly: matches only when products meet every constraint, else the closest."""
+    products, suggestions = data.get("products", []), data.get("suggestions", [])
+    total = data.get("pagination", {}).get("total", len(products))
+    wanted = data.get("interpreted_as", {}).get("description") or "products like that"
+    closest = "; ".join(
+        f"{_product_words(s)} ({', '.join(s.get('unmet_reasons') or s.get('unmet') or [])})"
+        for s in suggestions[:SHOWN]
+    )
+    if not products:
+        if closest:
+            return f"No {wanted}. Closest: {closest}."
+        return f"No {wanted}, and nothing close to it either."
+    listed = "; ".join(_product_words(p) for p in products[:SHOWN])
+    more = f" (and {total - SHOWN} more)" if total > SHOWN else ""
+    sentence = f"Here {'is' if total == 1 else 'are'} {total} {wanted}: {listed}{more}."
+    if total == 1:
+        sentence = f"Here is the one match for {wanted}: {listed}."
+    if closest:
+        sentence += f" Also close: {closest}."
+    return sentence
+
+
+def _ambiguous_text(details: list) -> str:
+    options = "; ".join(
+        ", ".join(
+            filter(
+                None,
+                [
+                    d.get("name"),
+                    DEPARTMENTS.get(d.get("category"), ""),
+                    d.get("color"),
+                    d.get("price") and f"${d['price']}",
+                ],
+            )
+        )  # fmt: skip
+        for d in details[:4]
+        if isinstance(d, dict)
+    )
+    return f"Several products fit equally well: {options}. Which one would you like?"
+
+
+def _variant_text(details: list) -> str:
+    first = details[0] if isinstance(details[0], dict) else {}
+    fields = {d.get("field") for d in details if isinstance(d, dict)}
+    asks = []
+    if "selected_size" in fields and first.get("sizes"):
+        asks.append(f"which size ({', '.join(first['sizes'])})")
+    if "selected_color" in fields and first.get("colors"):
+        asks.append(f"which colour ({', '.join(first['colors'])})")
+    if not asks or not first.get("name"):
+        return f"I couldn't do that: {first.get('message', 'choose a colour and size')}"
+    return f"{first['name']}: {' and '.join(asks)}?"
+
+
+CHOICE_ERRORS = {"ambiguous": _ambiguous_text, "variant_required": _variant_text}
 
 
 SIMPLE = {

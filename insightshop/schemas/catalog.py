@@ -8,6 +8,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..services.catalog import FACET_VOCABULARY, FACETS, CatalogQuery
 from ..services.errors import Invalid
+from ..services.search_terms import canonical_clothing_type
 from ..services.vocabulary import (
     CATEGORIES,
     CLOTHING_TYPES,
@@ -34,6 +35,7 @@ BROWSE_PARAMS_SCHEMA = {
         "min_price": {"type": "number", "minimum": 0, "maximum": 100000},
         "max_price": {"type": "number", "minimum": 0, "maximum": 100000},
         "in_stock": {"type": "boolean"},
+        "on_sale": {"type": "boolean"},
         "sort": {"type": "string", "enum": list(SORTS)},
         "page": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
         "per_page": {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE},
@@ -48,9 +50,11 @@ SEARCH_BODY_SCHEMA = {
         "category": {"type": "string", "enum": [*CATEGORIES, ""]},
         "size": {"type": "string", "maxLength": 20},
         "color": {"type": "string", "maxLength": 50},
-        "clothing_type": {"type": "string", "enum": [*CLOTHING_TYPES, ""]},
+        "clothing_type": {"type": "string", "maxLength": 50},
         "min_price": {"type": "number", "minimum": 0, "maximum": 100000},
         "max_price": {"type": "number", "minimum": 0, "maximum": 100000},
+        "on_sale": {"type": "boolean"},
+        "in_stock": {"type": "boolean"},
         "sort_by": {"type": "string", "enum": list(SORTS)},
         "page": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
         "per_page": {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE},
@@ -82,6 +86,7 @@ def browse_params(args: MultiDict, *, strict: bool, default_per_page: int = 24) 
         min_price=_decimal(data.get("min_price")),
         max_price=_decimal(data.get("max_price")),
         in_stock=data.get("in_stock", False),
+        on_sale=data.get("on_sale", False),
         sort=data.get("sort", "relevance"),
         page=data.get("page", 1),
         per_page=data.get("per_page", default_per_page),
@@ -93,15 +98,19 @@ def search_body(body: dict) -> CatalogQuery:
     validate(body, SEARCH_BODY_SCHEMA, what="search")
     size = _checked(body.get("size"), normalise_size, "size", "is not a shop size (XS, S, M, L, XL, XXL)")
     color = _checked(body.get("color"), normalise_color, "color", "is not a shop colour")
+    kind = _checked(body.get("clothing_type"), canonical_clothing_type, "clothing_type",
+                    f"is not something the shop sells ({', '.join(CLOTHING_TYPES)})")  # fmt: skip
     _check_price_range(body)
     return CatalogQuery(
         text=(body.get("query") or "").strip(),
         category=(body["category"],) if body.get("category") else (),
-        clothing_type=(body["clothing_type"],) if body.get("clothing_type") else (),
+        clothing_type=(kind,) if kind else (),
         size=(size,) if size else (),
         color=(color,) if color else (),
         min_price=_decimal(body.get("min_price")),
         max_price=_decimal(body.get("max_price")),
+        on_sale=bool(body.get("on_sale")),
+        in_stock=bool(body.get("in_stock")),
         sort=body.get("sort_by", "relevance"),
         page=body.get("page", 1),
         per_page=body.get("per_page", 24),
@@ -129,7 +138,7 @@ def _coerce(key: str, raw: str):
         except (InvalidOperation, ValueError):
             return raw
         return number if number == number and abs(number) != float("inf") else raw
-    if key == "in_stock":
+    if key in ("in_stock", "on_sale"):
         return {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "": False}.get(
             raw.lower(), raw
         )

@@ -63,15 +63,65 @@ PAGINATION_SCHEMA = {
     },
 }
 
+UNMET_NAMES = ["color", "clothing_type", "category", "size", "min_price", "max_price", "on_sale", "in_stock",
+               "fabric", "season", "query"]  # fmt: skip
+
 PRODUCT_PAGE_SCHEMA = {
     "type": "object",
-    "required": ["products", "pagination"],
+    "required": ["products", "suggestions", "pagination"],
     "properties": {
-        "products": {"type": "array", "items": {"$ref": "#/components/schemas/Product"}},
+        "products": {
+            "type": "array",
+            "description": "Only products meeting every stated constraint (filters and what the words name)",
+            "items": {"$ref": "#/components/schemas/Product"},
+        },
+        "suggestions": {
+            "type": "array",
+            "description": "When there are fewer than 3 products: the closest others, closest first, never matches",
+            "items": {
+                "allOf": [
+                    {"$ref": "#/components/schemas/Product"},
+                    {
+                        "type": "object",
+                        "required": ["unmet", "unmet_reasons"],
+                        "properties": {
+                            "unmet": {
+                                "type": "array",
+                                "description": "The constraints this product misses (query: the other search words)",
+                                "items": {"type": "string", "enum": UNMET_NAMES},
+                            },
+                            "unmet_reasons": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "examples": [["over $50"], ["navy, not red"]],
+                            },
+                        },
+                    },
+                ]
+            },
+        },
+        "summary": {
+            "type": "string",
+            "examples": ["No red dresses under $50. The closest products are in suggestions."],
+        },
         "pagination": {"$ref": "#/components/schemas/Pagination"},
         "interpreted_as": {
             "type": "object",
-            "description": "How the search text was understood: term groups (synonyms), implied categories and sizes",
+            "description": "How the request was understood: term groups, and the constraints in force",
+            "properties": {
+                "terms": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+                "categories": {"type": "array", "items": {"type": "string"}},
+                "sizes": {"type": "array", "items": {"type": "string"}},
+                "colors": {"type": "array", "items": {"type": "string"}},
+                "clothing_types": {"type": "array", "items": {"type": "string"}},
+                "min_price": {"type": ["string", "null"]},
+                "max_price": {"type": ["string", "null"]},
+                "on_sale": {"type": "boolean"},
+                "in_stock": {"type": "boolean"},
+                "constraints": {"type": "array", "items": {"type": "string", "enum": UNMET_NAMES}},
+                "description": {"type": "string", "examples": ["red dresses under $50"]},
+                "broadened": {"type": "boolean", "description": "Always false: results are never padded"},
+            },
         },
     },
 }

@@ -7,6 +7,7 @@ from flask import url_for
 from ..models.catalog import Product, ProductVariant
 from ..services.catalog import CatalogPage, Facets
 from ..services.pricing import PriceBook
+from ..services.search_constraints import matched_color, unmet_reasons
 
 MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$", "description": "Decimal amount as a string"}
 
@@ -66,6 +67,7 @@ PRODUCT_SCHEMA = {
         "is_active": {"type": "boolean"},
         "image_url": {"type": "string"},
         "url": {"type": "string"},
+        "matched_color": {"type": "string", "description": "The colour the search asked for (its picture shows it)"},
         "variants": {"type": "array", "items": VARIANT_SCHEMA},
         "created_at": {"type": "string", "format": "date-time"},
         "updated_at": {"type": "string", "format": "date-time"},
@@ -84,10 +86,13 @@ def variant_to_dict(variant: ProductVariant) -> dict:
     }
 
 
-def product_to_dict(product: Product, book: PriceBook | None = None) -> dict:
-    """A product as the API and the tools show it (prices as of now, sales applied)."""
+def product_to_dict(product: Product, book: PriceBook | None = None, *, matched_color: str | None = None) -> dict:
+    """A product as the API and the tools show it (prices as of now, sales applied); with matched_color (the
+    colour a search asked for), the picture shows that colour."""
     sizes = product.available_sizes
     price = (book or PriceBook()).price_of(product)
+    image_args = {"color": matched_color} if matched_color and matched_color != product.color else {}
+    extra = {"matched_color": matched_color} if matched_color else {}
     return {
         "id": product.id,
         "name": product.name,
@@ -117,18 +122,38 @@ def product_to_dict(product: Product, book: PriceBook | None = None) -> dict:
         "rating": float(product.rating),
         "rating_count": product.rating_count,
         "is_active": product.is_active,
-        "image_url": url_for("shop.product_image", product_id=product.id),
-        "url": url_for("shop.show_product", product_id=product.id),
+        "image_url": url_for("shop.product_image", product_id=product.id, **image_args),
+        "url": url_for("shop.show_product", product_id=product.id, **image_args),
         "variants": [variant_to_dict(v) for v in product.variants],
         "created_at": product.created_at.isoformat(),
         "updated_at": product.updated_at.isoformat(),
+        **extra,
     }
 
 
 def page_to_dict(page: CatalogPage) -> dict:
-    """A page of products with pagination metadata."""
+    """A page of products meeting every constraint, the closest others (`suggestions`, each with `unmet`),
+    pagination metadata and how the request was read."""
+    book = PriceBook()
+    wanted = page.wanted
+    count = page.total
+    products = [product_to_dict(p, book, matched_color=_matched(p, wanted)) for p in page.products]
+    suggestions = [
+        {
+            **product_to_dict(s.product, book, matched_color=_matched(s.product, wanted)),
+            "unmet": s.unmet,
+            "unmet_reasons": unmet_reasons(s.product, s.unmet, wanted),
+        }
+        for s in page.suggestions
+    ]
+    if count:
+        summary = f"{count} {page.description}" if count != 1 else f"1 match: {page.description}"
+    else:
+        summary = f"No {page.description}." + (" The closest products are in suggestions." if suggestions else "")
     return {
-        "products": [product_to_dict(p, book) for book in [PriceBook()] for p in page.products],
+        "products": products,
+        "suggestions": suggestions,
+        "summary": summary,
         "pagination": {
             "page": page.page,
             "per_page": page.per_page,
@@ -139,11 +164,23 @@ def page_to_dict(page: CatalogPage) -> dict:
         },
         "interpreted_as": {
             "terms": [list(group) for group in page.parsed.groups],
-            "categories": list(page.parsed.categories),
-            "sizes": list(page.parsed.sizes),
+            "categories": list(wanted.category or ()),
+            "sizes": list(wanted.size or ()),
+            "colors": list(wanted.color or ()),
+            "clothing_types": list(wanted.clothing_type or ()),
+            "min_price": None if wanted.min_price is None else f"{wanted.min_price:.2f}",
+            "max_price": None if wanted.max_price is None else f"{wanted.max_price:.2f}",
+            "on_sale": wanted.on_sale,
+            "in_stock": wanted.in_stock,
+            "constraints": wanted.stated(),
+            "description": page.description,
             "broadened": page.broadened,
         },
     }
+
+
+def _matched(product: Product, wanted) -> str | None:
+    return matched_color(product, wanted) if wanted.color else None
 
 
 def facets_to_dict(facets: Facets) -> dict:

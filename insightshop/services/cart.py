@@ -259,8 +259,11 @@ def resolve_variant(product: Product, color: str | None, size: str | None) -> Pr
             problems.append(
                 {"field": "selected_size", "message": f"{product.name} is not made in {chosen_color} / {chosen_size}"}
             )
-        raise Invalid(f"Choose a colour and size of {product.name}: {problems[0]['message']}",
-                      code=ErrorCode.VARIANT_REQUIRED, details=problems)  # fmt: skip
+        # Each problem also names the product and its choices, so a client can offer them as buttons.
+        choices = {"product_id": product.id, "name": product.name, "sizes": sizes, "colors": colors}
+        missing = " and ".join(dict.fromkeys("colour" if p["field"] == "selected_color" else "size" for p in problems))
+        raise Invalid(f"Choose a {missing} of {product.name}: {problems[0]['message']}",
+                      code=ErrorCode.VARIANT_REQUIRED, details=[{**p, **choices} for p in problems])  # fmt: skip
     return variant
 
 

@@ -6,14 +6,17 @@ import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from sqlalchemy import Select, and_, case, func, or_, select
+from sqlalchemy import Select, and_, case, false, func, or_, select, true
 
 from ..extensions import db
 from ..models.catalog import Product, ProductVariant
+from ..schemas.validation import shorten
 from . import search_index
-from .errors import NotFound
-from .search_terms import ParsedQuery, parse_query
-from .vocabulary import CATEGORIES, CLOTHING_TYPES, COLORS, FABRICS, SEASONS, SIZES
+from .errors import ErrorCode, Invalid, NotFound
+from .pricing import PriceBook, running_sales
+from .search_constraints import SUGGEST_BELOW, SUGGESTION_LIMIT, Constraints, describe
+from .search_terms import ParsedQuery, canonical_clothing_type, parse_query
+from .vocabulary import CATEGORIES, CLOTHING_TYPES, COLORS, FABRICS, SEASONS, SIZES, normalise_color, normalise_size
 
 PRICE_BANDS = (
     (Decimal("0"), Decimal("25")),
@@ -48,6 +51,7 @@ class CatalogQuery:
     min_price: Decimal | None = None
     max_price: Decimal | None = None
     in_stock: bool = False
+    on_sale: bool = False
     sort: str = "relevance"
     page: int = 1
     per_page: int = 24
@@ -60,15 +64,25 @@ class CatalogQuery:
 
 
 @dataclass
+class Suggestion:
+    """A close product that misses some of what was asked (`unmet` names the constraints)."""
+
+    product: Product
+    unmet: list[str]
+
+
+@dataclass
 class CatalogPage:
-    """One page of results plus what a pager needs."""
+    """One page of products meeting every constraint, plus the closest others when there are few."""
 
     products: list[Product]
     total: int
     page: int
     per_page: int
     parsed: ParsedQuery = field(default_factory=ParsedQuery)
-    broadened: bool = False
+    broadened: bool = False  # kept for the API's interpreted_as: the search never pads results any more
+    wanted: Constraints = field(default_factory=Constraints)
+    suggestions: list[Suggestion] = field(default_factory=list)
 
     @property
     def pages(self) -> int:
@@ -81,6 +95,11 @@ class CatalogPage:
     @property
     def has_prev(self) -> bool:
         return self.page > 1
+
+    @property
+    def description(self) -> str:
+        """The request in words, e.g. "red dresses under $50"."""
+        return describe(self.wanted)
 
 
 @dataclass
@@ -105,36 +124,82 @@ class Facets:
 
 
 def search_catalog(query: CatalogQuery) -> CatalogPage:
-    """Active products matching the query, ranked and paginated; broadens to any-word match when all-words finds nothing."""
+    """Active products meeting every stated constraint (filters and what the words name), ranked and paginated;
+    with fewer than SUGGEST_BELOW of them, the closest others as suggestions, each naming what it misses."""
     parsed = parse_query(query.text)
-    plan = _plan(query, parsed)
+    wanted = constraints_for(query, parsed)
+    # Sales matter only to prices and "on sale"; a plain search skips reading them.
+    prices_matter = wanted.on_sale or wanted.min_price is not None or wanted.max_price is not None
+    sales = tuple(running_sales()) if prices_matter or query.sort in ("price_low", "price_high") else ()
+    plan = _plan(wanted, sales)
     total = _count(plan)
-    broadened = False
-    if total == 0 and len(parsed.groups) > 1:
-        plan = _plan(query, parsed, any_group=True)
-        total = _count(plan)
-        broadened = total > 0
     page = max(1, query.page)
-    products = _page(plan, query.sort, page, query.per_page)
-    return CatalogPage(products, total, page, query.per_page, parsed, broadened)
+    products = _page(plan, query.sort, page, query.per_page) if total else []
+    suggestions = []
+    if total < SUGGEST_BELOW and page == 1 and wanted.stated():
+        sales = sales or tuple(running_sales())
+        suggestions = closest_products(wanted, sales, query.sort, exclude={p.id for p in products})
+    return CatalogPage(products, total, page, query.per_page, parsed, wanted=wanted, suggestions=suggestions)
+
+
+def constraints_for(query: CatalogQuery, parsed: ParsedQuery | None = None) -> Constraints:
+    """Every constraint of a query: its filters, and what its words name (colours, garments, departments,
+    sizes, prices, "on sale", "in stock"); a filter and a word on the same facet must both hold."""
+    parsed = parsed or parse_query(query.text)
+    lows = [v for v in (query.min_price, parsed.min_price) if v is not None]
+    highs = [v for v in (query.max_price, parsed.max_price) if v is not None]
+    return Constraints(
+        terms=parsed.terms,
+        category=_intersect(query.category, parsed.categories),
+        clothing_type=_intersect(query.clothing_type, parsed.clothing_types),
+        color=_intersect(query.color, parsed.colors),
+        size=_intersect(query.size, parsed.sizes),
+        fabric=query.fabric or None,
+        season=query.season or None,
+        min_price=max(lows) if lows else None,
+        max_price=min(highs) if highs else None,
+        on_sale=query.on_sale or parsed.on_sale,
+        in_stock=query.in_stock or parsed.in_stock,
+    )
+
+
+def closest_products(wanted: Constraints, sales, sort: str = "relevance", *, exclude=(),
+                     limit: int = SUGGESTION_LIMIT) -> list[Suggestion]:  # fmt: skip
+    """The products nearest to the request: drop one constraint at a time (closest first), then two; another
+    garment only when nothing of the asked garment comes close."""
+    found: list[Suggestion] = []
+    seen = set(exclude)
+    for phase in wanted.relaxations():
+        for names in phase:
+            relaxed = wanted.relax(*names)
+            if len(found) >= limit or not relaxed.stated():
+                continue  # with nothing left to honour, "closest" would be the whole catalog
+            order = {("max_price",): "price_low", ("min_price",): "price_high"}.get(names, sort)
+            for product in _page(_plan(relaxed, sales), order, 1, limit):
+                if product.id not in seen and len(found) < limit:
+                    seen.add(product.id)
+                    found.append(Suggestion(product, list(names)))
+        if found:
+            break
+    return found
 
 
 def catalog_facets(query: CatalogQuery) -> Facets:
     """Counts per facet value for the query, each facet counted without its own selection (multi-select)."""
     parsed = parse_query(query.text)
-    # Counts follow the results: when all-words matched nothing, the page shows any-word matches.
-    broaden = len(parsed.groups) > 1 and _count(_plan(query, parsed)) == 0
+    sales = tuple(running_sales())
     values: dict[str, list[FacetValue]] = {}
     for facet in FACETS:
-        counts = _facet_counts(facet, _plan(query.without(facet), parsed, any_group=broaden))
+        counts = _facet_counts(facet, _plan(constraints_for(query.without(facet), parsed), sales), sales)
         chosen = set(query.selected(facet))
         values[facet] = [
             FacetValue(value, counts.get(value, 0), value in chosen)
             for value in FACET_VOCABULARY[facet]
             if counts.get(value) or value in chosen
         ]
-    unpriced = _plan(replace(query, min_price=None, max_price=None), parsed, any_group=broaden)
-    return Facets(values, _price_band_counts(unpriced, query))
+    unpriced = constraints_for(replace(query, min_price=None, max_price=None), parsed)
+    unpriced = replace(unpriced, min_price=None, max_price=None)
+    return Facets(values, _price_band_counts(_plan(unpriced, sales), query, sales))
 
 
 def get_product(product_id: int, *, include_inactive: bool = False) -> Product:
@@ -143,6 +208,84 @@ def get_product(product_id: int, *, include_inactive: bool = False) -> Product:
     if product is None or (not product.is_active and not include_inactive):
         raise NotFound(f"Product {product_id} does not exist", details=[{"product_id": product_id}])
     return product
+
+
+def resolve_product(clothing_type: str | None, color: str | None = None, size: str | None = None,
+                    category: str | None = None, quantity: int = 1) -> tuple[Product, list[Product]]:  # fmt: skip
+    """The product a shopper means by garment, colour, size and department, with the runners-up.
+
+    Type, colour, size (with stock for the quantity) and a named department are hard filters. With no department,
+    adult products come before kids', products shown in the asked colour before those that merely come in it, and
+    the adult department that carries most of that garment before the other; then the best rated. When the best
+    candidates are equally good the shopper must choose: Invalid "ambiguous" lists them."""
+    kind, wanted_color, wanted_size = _resolution_terms(clothing_type, color, size)
+    statement = select(Product).where(Product.is_active, Product.clothing_type == kind)
+    if category:
+        statement = statement.where(Product.category == category)
+    candidates = [
+        product
+        for product in db.session.scalars(statement)
+        if any(
+            (wanted_color is None or v.color == wanted_color)
+            and (wanted_size is None or v.size == wanted_size)
+            and v.stock >= quantity
+            for v in product.variants
+        )  # fmt: skip
+    ]
+    if not candidates:
+        what = " ".join(filter(None, [wanted_size and f"size {wanted_size}", wanted_color, category, kind]))
+        raise NotFound(f"No {what} in stock for {quantity}", code=ErrorCode.OUT_OF_STOCK)
+    home = None if category else _home_department(kind)
+
+    def score(product: Product) -> tuple:
+        return (
+            category is not None or product.category != "kids",
+            wanted_color is None or product.color == wanted_color,
+            home is None or product.category == home,
+            product.rating,
+            product.rating_count,
+        )
+
+    ranked = sorted(candidates, key=lambda p: (score(p), -p.id), reverse=True)
+    ties = [p for p in ranked if score(p) == score(ranked[0])]
+    if len(ties) > 1:
+        book = PriceBook()
+        raise Invalid(
+            f"Several products fit equally well: {', '.join(p.name for p in ties[:4])}; choose one by product_id",
+            code="ambiguous",
+            details=[{"product_id": p.id, "name": p.name, "category": p.category, "color": p.color,
+                      "price": f"{book.effective_price(p):.2f}", "sizes": p.available_sizes} for p in ties[:8]],
+        )  # fmt: skip
+    return ranked[0], ranked[1:6]
+
+
+def _resolution_terms(clothing_type, color, size) -> tuple[str, str | None, str | None]:
+    kind = canonical_clothing_type(clothing_type)
+    if kind is None:
+        raise Invalid(f"clothing_type: {shorten(repr(clothing_type))} is not something the shop sells",
+                      details=[{"field": "clothing_type", "message": f"one of {', '.join(CLOTHING_TYPES)}"}])  # fmt: skip
+    wanted_color = normalise_color(color) if color else None
+    wanted_size = normalise_size(size) if size else None
+    if color and wanted_color is None:
+        raise Invalid(f"selected_color: {shorten(repr(color))} is not a shop colour",
+                      details=[{"field": "selected_color", "message": "unknown"}])  # fmt: skip
+    if size and wanted_size is None:
+        raise Invalid(f"selected_size: {shorten(repr(size))} is not a shop size",
+                      details=[{"field": "selected_size", "message": "unknown"}])  # fmt: skip
+    return kind, wanted_color, wanted_size
+
+
+def _home_department(kind: str) -> str | None:
+    """The adult department carrying most active products of a garment (shirts → men, dresses → women)."""
+    rows = db.session.execute(
+        select(Product.category, func.count())
+        .where(Product.is_active, Product.clothing_type == kind, Product.category != "kids")
+        .group_by(Product.category)
+        .order_by(func.count().desc(), Product.category)
+    ).all()
+    if not rows or (len(rows) > 1 and rows[0][1] == rows[1][1]):
+        return None
+    return rows[0][0]
 
 
 def featured_products(limit: int = 8) -> list[Product]:
@@ -163,21 +306,12 @@ def new_arrivals(limit: int = 8) -> list[Product]:
 
 def on_sale_products(limit: int = 8) -> list[Product]:
     """Active products a running sale covers, best rated first."""
-    from .pricing import running_sales
-
-    scopes = []
-    for sale in running_sales():
-        conditions = [Product.is_active]
-        if sale.categories:
-            conditions.append(Product.category.in_(sale.categories))
-        if sale.clothing_types:
-            conditions.append(Product.clothing_type.in_(sale.clothing_types))
-        if sale.product_ids:
-            conditions.append(Product.id.in_(sale.product_ids))
-        scopes.append(and_(*conditions))
-    if not scopes:
+    sales = running_sales()
+    if not _discounting(sales):
         return []
-    statement = select(Product).where(Product.is_active, or_(*scopes)).order_by(Product.rating.desc(), Product.id)
+    statement = (
+        select(Product).where(Product.is_active, _on_sale_condition(sales)).order_by(Product.rating.desc(), Product.id)
+    )
     return list(db.session.scalars(statement.limit(limit)))
 
 
@@ -204,47 +338,83 @@ def category_counts() -> dict[str, int]:
     return {category: count for category, count in rows}
 
 
+def _discounting(sales) -> list:
+    return [sale for sale in sales if sale.discount_percentage > 0]
+
+
+def _sale_scope(sale):
+    """SQL for "this sale covers the product" (Sale.applies_to as a condition)."""
+    conditions = [true()]
+    if sale.categories:
+        conditions.append(Product.category.in_(sale.categories))
+    if sale.clothing_types:
+        conditions.append(Product.clothing_type.in_(sale.clothing_types))
+    if sale.product_ids:
+        conditions.append(Product.id.in_(sale.product_ids))
+    return and_(*conditions)
+
+
+def _on_sale_condition(sales):
+    """Products some running sale discounts."""
+    scopes = [_sale_scope(sale) for sale in _discounting(sales)]
+    return or_(*scopes) if scopes else false()
+
+
+def _price_now(sales):
+    """SQL for what a product costs today: the biggest running discount applied (as PriceBook does)."""
+    ordered = sorted(_discounting(sales), key=lambda sale: sale.discount_percentage, reverse=True)
+    if not ordered:
+        return Product.price
+    hundred = Decimal("100")
+    return case(
+        *((_sale_scope(sale), func.round(Product.price * (hundred - sale.discount_percentage) / hundred, 2))
+          for sale in ordered),
+        else_=Product.price,
+    )  # fmt: skip
+
+
 @dataclass(frozen=True)
 class _Plan:
-    """How one query is answered: text groups and facet-token groups go to the full-text index,
-    prices to the products table."""
+    """How one request is answered: text groups and facet-token groups go to the full-text index,
+    prices (after sales) and "on sale" to the products table."""
 
     groups: tuple[tuple[str, ...], ...]
     filters: tuple[tuple[str, ...], ...]
-    any_group: bool
     min_price: Decimal | None
     max_price: Decimal | None
+    on_sale: bool
+    colors: tuple[str, ...]
+    sales: tuple = ()
 
     @property
     def uses_index(self) -> bool:
         return bool(self.groups or self.filters)
 
     @property
-    def filters_price(self) -> bool:
-        return self.min_price is not None or self.max_price is not None
+    def needs_table(self) -> bool:
+        return self.min_price is not None or self.max_price is not None or self.on_sale
 
     def matches(self, *, with_score: bool = False):
         return search_index.match_subquery(
-            db.session.get_bind(), self.groups, any_group=self.any_group, filters=self.filters, with_score=with_score
+            db.session.get_bind(), self.groups, filters=self.filters, with_score=with_score
         )
 
     def index_args(self) -> dict:
-        return {"any_group": self.any_group, "filters": self.filters}
+        return {"filters": self.filters}
 
 
-def _plan(query: CatalogQuery, parsed: ParsedQuery, *, any_group: bool = False) -> _Plan:
+def _plan(wanted: Constraints, sales=()) -> _Plan:
     filters = []
-    selections = {facet: query.selected(facet) for facet in FACETS}
-    selections["category"] = _intersect(query.category, parsed.categories)
-    selections["size"] = _intersect(query.size, parsed.sizes)
-    for facet, values in selections.items():
-        if values is not None and len(values) == 0 and facet in ("category", "size"):
-            filters.append(("nomatch",))  # the text and the facet ask for different departments/sizes
+    for facet in FACETS:
+        values = getattr(wanted, facet)
+        if values is not None and len(values) == 0:
+            filters.append(("nomatch",))  # the text and a filter ask for different things
         elif values:
             filters.append(tuple(search_index.facet_token(facet, v) for v in values))
-    if query.in_stock:
+    if wanted.in_stock:
         filters.append((search_index.IN_STOCK_TOKEN,))
-    return _Plan(parsed.groups, tuple(filters), any_group, query.min_price, query.max_price)
+    return _Plan(wanted.terms, tuple(filters), wanted.min_price, wanted.max_price, wanted.on_sale,
+                 wanted.color or (), tuple(sales))  # fmt: skip
 
 
 def _filtered(plan: _Plan, *columns, with_score: bool = False):
@@ -255,10 +425,13 @@ def _filtered(plan: _Plan, *columns, with_score: bool = False):
         matches = plan.matches(with_score=with_score)
         statement = statement.join(matches, matches.c.product_id == Product.id)
         score = matches.c.score if with_score else None
+    price = _price_now(plan.sales)
     if plan.min_price is not None:
-        statement = statement.where(Product.price >= plan.min_price)
+        statement = statement.where(price >= plan.min_price)
     if plan.max_price is not None:
-        statement = statement.where(Product.price <= plan.max_price)
+        statement = statement.where(price <= plan.max_price)
+    if plan.on_sale:
+        statement = statement.where(_on_sale_condition(plan.sales))
     return statement, score
 
 
@@ -270,7 +443,7 @@ def _intersect(chosen: tuple[str, ...], implied: tuple[str, ...]) -> tuple[str, 
 
 
 def _count(plan: _Plan) -> int:
-    if plan.uses_index and not plan.filters_price:
+    if plan.uses_index and not plan.needs_table:
         # The index holds only active products, so it can count on its own.
         statement = search_index.count_matches(db.session.get_bind(), plan.groups, **plan.index_args())
         return db.session.scalar(statement) or 0
@@ -280,7 +453,7 @@ def _count(plan: _Plan) -> int:
 
 def _page(plan: _Plan, sort: str, page: int, per_page: int) -> list[Product]:
     offset = (page - 1) * per_page
-    if plan.groups and sort == "relevance" and not plan.filters_price:
+    if plan.groups and sort == "relevance" and not plan.needs_table:
         # Rank inside the index, then load just one page of products.
         ranked = search_index.ranked_ids(
             db.session.get_bind(), plan.groups, **plan.index_args(), limit=per_page, offset=offset
@@ -289,26 +462,29 @@ def _page(plan: _Plan, sort: str, page: int, per_page: int) -> list[Product]:
         found = {p.id: p for p in db.session.scalars(select(Product).where(Product.id.in_(ids)))}
         return [found[i] for i in ids if i in found]
     statement, score = _filtered(plan, with_score=bool(plan.groups) and sort == "relevance")
-    return list(db.session.scalars(statement.order_by(*_ordering(sort, score)).limit(per_page).offset(offset)))
+    ordering = _ordering(sort, score, _price_now(plan.sales), plan.colors)
+    return list(db.session.scalars(statement.order_by(*ordering).limit(per_page).offset(offset)))
 
 
-def _ordering(sort: str, score):
+def _ordering(sort: str, score, price=Product.price, colors=()):
     tiebreak = (Product.id.desc(),)
     popularity = (Product.rating.desc(), Product.rating_count.desc())
     if sort == "price_low":
-        return (Product.price.asc(), *popularity, *tiebreak)
+        return (price.asc(), *popularity, *tiebreak)
     if sort == "price_high":
-        return (Product.price.desc(), *popularity, *tiebreak)
+        return (price.desc(), *popularity, *tiebreak)
     if sort == "rating":
         return (*popularity, *tiebreak)
     if sort == "newest":
         return (Product.created_at.desc(), *tiebreak)
+    # A product shown in the asked colour ranks before one that merely also comes in it.
+    in_color = (case((Product.color.in_(colors), 0), else_=1),) if colors else ()
     if score is not None:
-        return (score.asc(), *popularity, *tiebreak)
-    return (Product.is_featured.desc(), *popularity, *tiebreak)
+        return (*in_color, score.asc(), *popularity, *tiebreak)
+    return (*in_color, Product.is_featured.desc(), *popularity, *tiebreak)
 
 
-def _facet_counts(facet: str, plan: _Plan) -> dict[str, int]:
+def _facet_counts(facet: str, plan: _Plan, _sales=()) -> dict[str, int]:
     if facet in ("color", "size"):
         column = getattr(ProductVariant, facet)
         conditions = [ProductVariant.stock > 0] if facet == "size" else []
@@ -326,8 +502,8 @@ def _facet_counts(facet: str, plan: _Plan) -> dict[str, int]:
     return {value: count for value, count in db.session.execute(statement) if value is not None}
 
 
-def _price_band_counts(plan: _Plan, original: CatalogQuery) -> list[PriceBand]:
-    base, _ = _filtered(plan, Product.price)
+def _price_band_counts(plan: _Plan, original: CatalogQuery, sales=()) -> list[PriceBand]:
+    base, _ = _filtered(plan, _price_now(sales).label("price"))
     sub = base.subquery()
     buckets = [
         func.sum(case((and_(sub.c.price >= low, *([sub.c.price < high] if high else [])), 1), else_=0))
@@ -346,6 +522,6 @@ def _band_max(high: Decimal | None) -> Decimal | None:
 
 
 __all__ = [
-    "CatalogPage", "CatalogQuery", "Facets", "catalog_facets", "category_counts", "featured_products",
-    "get_product", "new_arrivals", "related_products", "search_catalog",
+    "CatalogPage", "CatalogQuery", "Constraints", "Facets", "Suggestion", "closest_products", "constraints_for", "catalog_facets", "category_counts", "featured_products",
+    "get_product", "new_arrivals", "related_products", "resolve_product", "search_catalog",
 ]  # fmt: skip

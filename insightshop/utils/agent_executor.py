@@ -14,13 +14,10 @@ import time
 from datetime import date
 
 from flask import current_app, g, has_request_context
-from sqlalchemy import select
 
 from ..extensions import db
 from ..mcp.tools_registry import check_tool_call, get_tool_definition
 from ..models.accounts import ApiToken
-from ..models.catalog import Product
-from ..schemas.validation import shorten
 from ..services import (
     accounts,
     admin_orders,
@@ -34,11 +31,11 @@ from ..services import (
     orders,
     payments,
     reviews,
+    search_terms,
 )  # fmt: skip
 from ..services.actors import Actor
 from ..services.errors import DomainError, ErrorCode, Invalid, NotFound
-from ..services.search_terms import SYNONYMS, singular
-from ..services.vocabulary import CLOTHING_TYPES, normalise_color, normalise_size
+from ..services.vocabulary import normalise_color, normalise_size
 
 log = logging.getLogger(__name__)
 
@@ -157,65 +154,15 @@ def _outcome(result: dict) -> str:
 
 
 def canonical_clothing_type(word: str | None) -> str | None:
-    """ "shirts", "tees", "trousers", "T-Shirt" → the shop's clothing type (or None)."""
-    if not word:
-        return None
-    text = word.strip().lower().replace("_", " ")
-    if text.replace(" ", "-") in CLOTHING_TYPES:
-        return text.replace(" ", "-")
-    for candidate in (text, singular(text), text.replace("-", "").replace(" ", "")):
-        if candidate in CLOTHING_TYPES:
-            return candidate
-        if candidate in ("tshirt", "tee", "tees", "tshirts"):
-            return "t-shirt"
-        group = SYNONYMS.get(candidate) or SYNONYMS.get(singular(candidate))
-        if group:
-            kind = "t-shirt" if group[0] == "tshirt" else group[0]
-            if kind in CLOTHING_TYPES:
-                return kind
-    return None
+    """ "shirts", "tees", "trousers", "T-Shirt" → the shop's clothing type (or None); the catalog's vocabulary."""
+    return search_terms.canonical_clothing_type(word)
 
 
 def resolve_product(clothing_type: str | None, color: str | None = None, size: str | None = None,
                     category: str | None = None, quantity: int = 1):  # fmt: skip
-    """The best active product of that type, colour and size with enough stock; when the best candidates
-    are equally good, the candidates are returned instead of a guess."""
-    kind = canonical_clothing_type(clothing_type)
-    if kind is None:
-        raise Invalid(f"clothing_type: {shorten(repr(clothing_type))} is not something the shop sells", code=ErrorCode.VALIDATION_ERROR,
-                      details=[{"field": "clothing_type", "message": f"one of {', '.join(CLOTHING_TYPES)}"}])  # fmt: skip
-    wanted_color = normalise_color(color) if color else None
-    wanted_size = normalise_size(size) if size else None
-    if color and wanted_color is None:
-        raise Invalid(
-            f"selected_color: {shorten(repr(color))} is not a shop colour",
-            details=[{"field": "selected_color", "message": "unknown"}],
-        )
-    if size and wanted_size is None:
-        raise Invalid(
-            f"selected_size: {shorten(repr(size))} is not a shop size",
-            details=[{"field": "selected_size", "message": "unknown"}],
-        )
-    statement = select(Product).where(Product.is_active, Product.clothing_type == kind)
-    if category:
-        statement = statement.where(Product.category == category)
-    scored = []
-    for product in db.session.scalars(statement):
-        fits = [v for v in product.variants if (wanted_color is None or v.color == wanted_color)
-                and (wanted_size is None or v.size == wanted_size) and v.stock >= quantity]  # fmt: skip
-        if fits:
-            score = (int(wanted_color is None or product.color == wanted_color), product.rating, product.rating_count)
-            scored.append((score, product))
-    if not scored:
-        what = " ".join(filter(None, [wanted_size and f"size {wanted_size}", wanted_color, category, kind]))
-        raise NotFound(f"No {what} in stock for {quantity}", code=ErrorCode.OUT_OF_STOCK)
-    scored.sort(key=lambda pair: (pair[0], -pair[1].id), reverse=True)
-    best_score, best = scored[0]
-    ties = [p for s, p in scored if s == best_score]
-    if len(ties) > 1:
-        raise Invalid("Several products match equally well; choose one by product_id", code="ambiguous",
-                      details=[{"product_id": p.id, "name": p.name, "category": p.category, "color": p.color} for p in ties[:8]])  # fmt: skip
-    return best, [p for _, p in scored[1:6]]
+    """The catalog's rule (services.catalog.resolve_product): adult before kids' unless a department is named,
+    "ambiguous" when several fit equally."""
+    return catalog.resolve_product(clothing_type, color, size, category, quantity)
 
 
 # Tool handlers: each one calls one service -------------------------------------------------------
@@ -287,20 +234,30 @@ def _cart_add_item(actor, args, _token):
     from ..schemas.shop import cart_line_to_dict, cart_to_dict
 
     quantity = args.get("quantity", 1)
+    color, size = args.get("selected_color"), args.get("selected_size")
     if "product_id" in args:
         product_id, alternatives = args["product_id"], []
     elif args.get("clothing_type"):
-        product, alternatives = resolve_product(args["clothing_type"], args.get("selected_color"), args.get("selected_size"),
-                                                args.get("category"), quantity)  # fmt: skip
+        product, alternatives = catalog.resolve_product(args["clothing_type"], color, size, args.get("category"),
+                                                        quantity)  # fmt: skip
         product_id = product.id
+        color = normalise_color(color) if color else None
     else:
         raise Invalid("Say which product: product_id, or clothing_type with colour and size",
                       details=[{"field": "product_id", "message": "product_id or clothing_type is required"}])  # fmt: skip
-    line = cart.add_item(actor, product_id, quantity, args.get("selected_color"), args.get("selected_size"))
-    added = {**cart_line_to_dict(line), "quantity_added": quantity}
-    return {"message": f"Added {quantity} item(s) to your cart.", "added": [added],
-            "alternatives": [{"product_id": p.id, "name": p.name} for p in alternatives],
+    line = cart.add_item(actor, product_id, quantity, color, size)
+    added = {**cart_line_to_dict(line), "quantity_added": quantity, "category": line.product.category,
+             "clothing_type": line.product.clothing_type}  # fmt: skip
+    return {"message": f"Added {quantity} × {_line_label(added)}.", "added": [added],
+            "alternatives": [{"product_id": p.id, "name": p.name, "category": p.category} for p in alternatives],
             "cart": cart_to_dict(cart.get_cart(actor))}  # fmt: skip
+
+
+def _line_label(added: dict) -> str:
+    """ "Oxford Button-Down Shirt (Men's, White, L)" """
+    department = {"men": "Men's", "women": "Women's", "kids": "Kids'"}.get(added.get("category"), "")
+    details = ", ".join(filter(None, [department, str(added.get("color") or "").capitalize(), added.get("size")]))
+    return f"{added['name']} ({details})" if details else added["name"]
 
 
 def _cart_remove_item(actor, args, _token):

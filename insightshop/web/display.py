@@ -11,6 +11,7 @@ from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
 from ..services.pricing import PriceBook
+from ..services.search_constraints import matched_color, unmet_reasons
 from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
 from .filters import label, money, stars
 
@@ -39,6 +40,8 @@ class Card:
     colors: list[str]
     badge: str | None
     list_price: str | None = None
+    color: str | None = None  # the colour the picture shows (the one the shopper filtered by, when any)
+    misses: list[str] = field(default_factory=list)  # for a closest match: what it lacks ("over $50")
 
 
 @dataclass
@@ -82,6 +85,7 @@ class CatalogView:
     text: str
     min_price: str
     max_price: str
+    closest: list[Card] = field(default_factory=list)
 
 
 @dataclass
@@ -125,8 +129,11 @@ class ProductView:
     details: list[tuple[str, str]] = field(default_factory=list)
 
 
-def card(product: Product, book: PriceBook | None = None) -> Card:
-    """A product as a catalog tile."""
+def card(product: Product, book: PriceBook | None = None, *, color: str | None = None,
+         misses: list[str] | None = None) -> Card:  # fmt: skip
+    """A product as a catalog tile; with color (one the shopper asked for), the picture and link show that variant."""
+    color = color if color in product.available_colors else product.color
+    variant = {"color": color} if color != product.color else {}
     stock = product.stock_quantity
     price = (book or PriceBook()).price_of(product)
     badge = "Sold out" if stock == 0 else ("Few left" if stock <= LOW_STOCK else None)
@@ -135,16 +142,18 @@ def card(product: Product, book: PriceBook | None = None) -> Card:
     return Card(
         id=product.id,
         name=product.name,
-        url=url_for("shop.show_product", product_id=product.id),
-        image_url=url_for("shop.product_image", product_id=product.id),
+        url=url_for("shop.show_product", product_id=product.id, **variant),
+        image_url=url_for("shop.product_image", product_id=product.id, **variant),
         price=money(price.price),
         list_price=money(price.list_price) if price.on_sale else None,
         rating=f"{product.rating:.1f}",
         rating_count=product.rating_count,
         stars=stars(product.rating),
         department=label(product.category, "category"),
-        colors=product.available_colors,
+        colors=[color, *(c for c in product.available_colors if c != color)],
         badge=badge,
+        color=color,
+        misses=misses or [],
     )
 
 
@@ -155,6 +164,8 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
     ]
     heading = f"Search results for “{query.text}”" if query.text else (" & ".join(departments) or "All products")
     noun = "product" if results.total == 1 else "products"
+    book = PriceBook()
+    wanted = results.wanted
     groups = [
         FacetGroup(
             name=name,
@@ -171,7 +182,7 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
     return CatalogView(
         heading=heading,
         summary=f"{results.total:,} {noun}",
-        cards=[card(p, book) for book in [PriceBook()] for p in results.products],
+        cards=[card(p, book, color=matched_color(p, wanted)) for p in results.products],
         facet_groups=groups,
         price_links=_price_links(query, facets),
         chips=_chips(query),
@@ -180,11 +191,32 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
         pages=_page_links(query, results),
         prev_url=catalog_url(query, page=results.page - 1) if results.has_prev else None,
         next_url=catalog_url(query, page=results.page + 1) if results.has_next else None,
-        notice="No product matched every word, so these match some of them." if results.broadened else None,
+        notice=_honest_notice(results),
         text=query.text,
         min_price="" if query.min_price is None else f"{query.min_price:.2f}",
         max_price="" if query.max_price is None else f"{query.max_price:.2f}",
+        closest=[
+            card(
+                s.product,
+                book,
+                color=matched_color(s.product, wanted),
+                misses=unmet_reasons(s.product, s.unmet, wanted),
+            )
+            for s in results.suggestions
+        ],
     )
+
+
+def _honest_notice(results: CatalogPage) -> str | None:
+    """Say plainly when nothing (or little) meets every constraint: "No red dresses under $50." """
+    if not results.wanted.stated():
+        return None
+    description = results.description
+    if results.total == 0:
+        return f"No {description}."
+    if results.suggestions:
+        return f"Only one match for {description}." if results.total == 1 else f"Only {results.total} {description}."
+    return None
 
 
 def catalog_url(query: CatalogQuery, **changes) -> str:

@@ -70,7 +70,7 @@ def test_a_turn_follows_the_contract(guest, script):
         "quantity": 2,
     }
     assert turn["cards"][0]["type"] == "cart" and turn["cards"][0]["item_count"] == 2
-    assert turn["reply"] == "I've added 2 × Oxford Shirt (White / L) to your cart."
+    assert turn["reply"] == "Added 2 × Oxford Shirt (Men's, White, L) to your cart."
 
 
 def test_consequential_tools_wait_for_approval_of_that_confirmation(guest, script):
