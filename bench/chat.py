@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from flask_migrate import upgrade  # noqa: E402
 
 from insightshop import create_app  # noqa: E402
-from insightshop.agent.offline_parser import interpret  # noqa: E402
+from insightshop.agent.offline import interpret  # noqa: E402
 from tests.agent.test_offline_corpus import SINGLE, _case, check  # noqa: E402
 
 
