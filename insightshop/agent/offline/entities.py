@@ -25,7 +25,7 @@ TRACKING_LABEL = re.compile(
     r"(?i)\btracking(?:\s+(?:number|no\.?|num|code|id|#))?\s*(?:is|:|#|=)?\s*([A-Za-z0-9-]{5,100})"
 )
 SELF_NAME = re.compile(
-    r"(?:^|[,.;!]\s*|\s-\s*)(?:hi,?\s+|hey,?\s+|hello,?\s+)?(?:i'?m|i\s+am|my\s+name\s+is|my\s+name'?s|this\s+is|"
+    r"(?:^|[,.;!]\s*|\s-\s*)(?i:hi,?\s+|hey,?\s+|hello,?\s+)?(?i:i'?m|i\s+am|my\s+name\s+is|my\s+name'?s|this\s+is|"
     r"name\s*:|it'?s|signed,?|from)\s+([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)(?=\s*(?:[,.;!:-]|\bhere\b|$))|"
     r"(?:^|[,.;!]\s*)([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+here\b|"
     r"\s(?:-|—)\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s*$"

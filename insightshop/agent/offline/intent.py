@@ -160,6 +160,9 @@ def my_orders(request: Request) -> Interpretation | None:
     return one_call(request, "orders_list_mine", {})
 
 
+LOW_STOCK = re.compile(r"\bstock\b|\brestock|running\s+(?:low|out)|\blow\s+on\b|\bunits?\b")
+
+
 def dashboard(request: Request) -> Interpretation | None:
     """Admin: revenue, order counts and low stock for a period."""
     plain = request.plain
@@ -167,9 +170,7 @@ def dashboard(request: Request) -> Interpretation | None:
         return None
     if re.search(r"\b(?:set|change|update|mark)\b.*\bstock\b", plain):
         return None  # "set the stock of product 3 to zero" is a product update
-    arguments: dict = {
-        "period": entities.period(plain) or ("all" if re.search(r"\bstock\b|\brestock", plain) else "week")
-    }
+    arguments: dict = {"period": entities.period(plain) or ("all" if LOW_STOCK.search(plain) else "week")}
     threshold = re.search(r"\b(?:below|under|less\s+than|fewer\s+than)\s+(\d{1,4})\b", plain)
     if threshold and re.search(r"\bstock|\bunits?\b|\bleft\b", plain):
         arguments["low_stock_threshold"] = int(threshold.group(1))
@@ -187,4 +188,27 @@ def search_not_removal(request: Request) -> Interpretation | None:
     return None
 
 
-DECIDERS = (negation, dashboard, policy_question, my_orders, out_of_scope, search_not_removal)
+SHIPPED = re.compile(r"\b(?:shipped|dispatched|ship|sent\s+out)\b")
+ORDER_ID = re.compile(r"\border\s*(?:number|no\.?|#)?\s*#?\s*(\d+)\b")
+
+
+def shipped_with_tracking(request: Request) -> Interpretation | None:
+    """ "order 8 shipped via FedEx, tracking number 1234…": an admin status change with its shipment details."""
+    text = request.norm.original
+    order = ORDER_ID.search(request.plain)
+    if not order or not SHIPPED.search(request.plain) or "?" in text:
+        return None
+    carrier = entities.carrier(text)
+    tracking = entities.tracking_number(ORDER_ID.sub(" ", text))
+    if not (carrier or tracking):
+        return None
+    from .slots import _shipping
+
+    outcome = _shipping(PlannedCall("admin_order_update_status", {"order_id": int(order.group(1)), "status": "shipped"}),
+                        request)  # fmt: skip
+    if isinstance(outcome, Interpretation):
+        return outcome
+    return one_call(request, outcome.name, outcome.arguments, last_order_id=outcome.arguments["order_id"])
+
+
+DECIDERS = (negation, shipped_with_tracking, dashboard, policy_question, my_orders, out_of_scope, search_not_removal)

@@ -101,7 +101,7 @@ _NOISE_WORDS = """
     couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
     clearance reduced discounted offer offers special specials promo promos bargain bargains marked down
-    over above least starting minimum min
+    over above least starting minimum min he she they
 """
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
@@ -174,7 +174,8 @@ SORTS = (
         "price_low",
         r"cheapest|least\s+expensive|lowest\s+price[ds]?|(?:price\s+)?low(?:est)?\s+to\s+high(?:est)?|"
         r"cheap(?:er)?(?!\s+than)(?:\s+(?:ones\s+)?first)?|affordable|budget(?!\s+(?:of|is))|inexpensive|"
-        r"bargains?|price\s+ascending|ascending\s+price|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+price",
+        r"bargains?|price\s+ascending|ascending\s+price|(?:sort(?:ed)?|order(?:ed)?)\s+(?:\w+\s+)?by\s+price|"
+        r"low(?:est)?\s+(?:price\s+)?first",
     ),
     (
         "rating",
