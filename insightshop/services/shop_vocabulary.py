@@ -55,6 +55,7 @@ def _words(text: str) -> list[str]:
 
 def from_items(items: list[dict], *, first_id: int = 1) -> ShopVocabulary:
     """A vocabulary from product dicts (the demo catalog's shape); ids are assigned in order from first_id."""
+    descriptions = frozenset(w for item in items for w in _words(item.get("description") or ""))
     products = tuple(
         ProductWords(
             id=item.get("id", first_id + index),
@@ -67,7 +68,7 @@ def from_items(items: list[dict], *, first_id: int = 1) -> ShopVocabulary:
         )  # fmt: skip
         for index, item in enumerate(items)
     )
-    return ShopVocabulary(products=products)
+    return ShopVocabulary(products=products, extra_words=descriptions)
 
 
 @lru_cache(maxsize=1)
@@ -94,12 +95,12 @@ def current() -> ShopVocabulary:
     with _lock:
         if _cache["key"] == key and _cache["vocabulary"] is not None:
             return _cache["vocabulary"]
-    products = db.session.scalars(select(Product).where(Product.is_active.is_(True)).order_by(Product.id))
+    products = list(db.session.scalars(select(Product).where(Product.is_active.is_(True)).order_by(Product.id)))
     vocabulary = ShopVocabulary(products=tuple(
         ProductWords(id=p.id, name=p.name, category=p.category, clothing_type=p.clothing_type,
                      colors=tuple(p.available_colors), sizes=tuple(p.available_sizes), price=float(p.price))
         for p in products
-    ))  # fmt: skip
+    ), extra_words=frozenset(w for p in products for w in _words(p.description or "")))  # fmt: skip
     with _lock:
         _cache.update(key=key, vocabulary=vocabulary)
     return vocabulary

@@ -1,9 +1,16 @@
 """The offline engine against a labelled corpus of realistic requests: tool name + exact arguments (or the kind of
 answer: reply / follow-up / login form), single turns and conversations. Every planned call must pass the registry's
-strict schema check. No app or database is needed: the engine and the registry are pure."""
+strict schema check. No app or database is needed: the engine and the registry are pure (product names come from
+the demo catalog's data file, services.shop_vocabulary.demo_vocabulary()).
+
+The corpus (this file, corpus_issue11.py, corpus_more.py) is split once, by a hash of each message (conversation
+name), into a development part (~75%) that the tests hold strictly and a held-out part (~25%) that is only measured
+(bench/chat.py prints it; a floor here catches collapses). The issue's own example sentences are always development.
+Do not tune the engine on held-out failures: add new phrasings instead, and they fall where the hash puts them."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 import pytest
@@ -436,6 +443,48 @@ CONVERSATIONS = {
 }  # fmt: skip
 
 
+def split_of(key: str) -> str:
+    """ "heldout" for about a quarter of the corpus (sha1 of the message or conversation name), else "dev"."""
+    if key in SPEC:
+        return "dev"
+    return "heldout" if int(hashlib.sha1(key.encode()).hexdigest(), 16) % 4 == 0 else "dev"
+
+
+def all_single() -> list:
+    from . import corpus_issue11, corpus_more
+
+    return [*SINGLE, *corpus_issue11.SINGLE, *corpus_more.SINGLE]
+
+
+def all_conversations() -> dict:
+    from . import corpus_issue11, corpus_more
+
+    return {**CONVERSATIONS, **corpus_issue11.CONVERSATIONS, **corpus_more.CONVERSATIONS}
+
+
+# The issue's own examples: the specification, never held out.
+SPEC = {
+    "add 2 large white shirts into my cart", "show me red dresses under 50 dollars", "red dresses under sixty bucks",
+    "men's jeans", "anything on sale?", "the second one in medium", "the cheapest one", "make that 3",
+    "order them cheapest first", "fine, clear it", "take the less expensive one", "ad 2 larg whte shrts", "wht tee",
+    "compare the Oxford Button-Down Shirt with the Crisp Poplin Dress Shirt",
+    "I'm Jordan, 5 stars for the linen shirt, love it", "add a red hoodie for my 6-year-old",
+    "I almost removed the sneakers — no, leave them", "please don't clear my basket yet", "where is my order",
+    "checkout, ship to 9 Pine Rd, Austin, TX 73301, for Dana Lee", "mark order 3 as shipped",
+    "mark order 3 as shipped with UPS tracking 1Z999AA10123456784", "how much revenue this week?",
+    "which products are low on stock?", "log me out", "how much is shipping?", "what's your returns policy?",
+    "what size should I get?", "what payment methods do you accept?", "the cheapest one, then add it",
+}  # fmt: skip
+
+
+def dev_single() -> list:
+    return [e for e in all_single() if split_of(e[0]) == "dev"]
+
+
+def heldout_single() -> list:
+    return [e for e in all_single() if split_of(e[0]) == "heldout"]
+
+
 def _case(entry):
     message, expected, *rest = entry
     context = rest[0] if rest else None
@@ -459,15 +508,33 @@ def check(result: Interpretation, expected) -> None:
         assert not result.follow_up
 
 
-@pytest.mark.parametrize("entry", SINGLE, ids=[_case(e)[0][:60] or "<empty>" for e in SINGLE])
-def test_single_turn(entry):
-    message, expected, context, is_admin = _case(entry)
-    check(interpret(message, context, is_admin=is_admin), expected)
+def kind_of(result: Interpretation) -> object:
+    """The intent alone: tool names in order, or the kind of answer."""
+    if result.calls:
+        return [c.name for c in result.calls]
+    return LOGIN if result.wants_login_form else ASK if result.follow_up else REPLY
 
 
-@pytest.mark.parametrize("name", list(CONVERSATIONS))
-def test_conversation(name):
-    context, turns = CONVERSATIONS[name]
+def expected_kind(expected) -> object:
+    return [name for name, _ in expected] if isinstance(expected, list) else expected
+
+
+def score(entries: list) -> tuple[int, int, int]:
+    """(exact, intent only, total) over single-turn entries."""
+    exact = intent = 0
+    for entry in entries:
+        message, expected, context, is_admin = _case(entry)
+        result = interpret(message, context, is_admin=is_admin)
+        intent += kind_of(result) == expected_kind(expected)
+        try:
+            check(result, expected)
+            exact += 1
+        except AssertionError:
+            pass
+    return exact, intent, len(entries)
+
+
+def run_conversation(context, turns) -> None:
     for message, expected in turns:
         result = interpret(message, context)
         try:
@@ -475,6 +542,40 @@ def test_conversation(name):
         except AssertionError as error:
             raise AssertionError(f"turn {message!r}: {error}") from error
         context = result.context
+
+
+DEV = dev_single()
+
+
+@pytest.mark.parametrize("entry", DEV, ids=[_case(e)[0][:60] or "<empty>" for e in DEV])
+def test_single_turn(entry):
+    message, expected, context, is_admin = _case(entry)
+    check(interpret(message, context, is_admin=is_admin), expected)
+
+
+DEV_CONVERSATIONS = [name for name in all_conversations() if split_of(name) == "dev"]
+
+
+@pytest.mark.parametrize("name", DEV_CONVERSATIONS)
+def test_conversation(name):
+    context, turns = all_conversations()[name]
+    run_conversation(context, turns)
+
+
+def test_the_split_is_fixed_and_about_a_quarter_held_out():
+    singles = all_single()
+    held = heldout_single()
+    assert 0.15 <= len(held) / len(singles) <= 0.35
+    assert not {e[0] for e in held} & SPEC
+    assert split_of("add 2 large white shirts into my cart") == "dev"
+
+
+def test_held_out_split_is_measured_not_tuned():
+    """Reported by bench/chat.py; this floor only catches a collapse (the split is never tuned on)."""
+    exact, intent, total = score(heldout_single())
+    assert total >= 60
+    assert exact / total >= 0.7, f"held-out exact {exact}/{total}"
+    assert intent / total >= 0.8, f"held-out intent {intent}/{total}"
 
 
 def test_the_corpus_is_big_and_covers_every_seed_tool_but_login():

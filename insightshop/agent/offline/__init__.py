@@ -65,6 +65,8 @@ def interpret(
         if outcome is not None:
             return _checked(outcome, request)
     text = _prepare(request)
+    if "department_question" in request.notes:
+        return request.notes["department_question"]
     result = rules.interpret(text, context, is_admin=is_admin)
     result = slots.complete(result, request)
     result = _checkout_defaults(result, request)
@@ -106,6 +108,10 @@ def _products_as_ids(text: str, request: intent.Request, msg: rules.Msg) -> str:
     spans = []
     for mention in mentions:
         fitting = entities.choose(mention.products, msg.colors[0] if msg.colors else None, msg.category)
+        departments = {p.category: p.id for p in reversed(fitting)}
+        if adding and mention.score == 1 and len(departments) > 1 and len(fitting) == len(departments):
+            request.notes["department_question"] = _which_department(request, msg, mention, departments)
+            return text
         if not fitting or (adding and (len(fitting) != 1 or mention.score < 1)):
             continue
         span = _span(text, mention.name)
@@ -114,6 +120,22 @@ def _products_as_ids(text: str, request: intent.Request, msg: rules.Msg) -> str:
     for (start, end), product_id in sorted(spans, reverse=True):
         text = f"{text[:start]}product {product_id}{text[end:]}"
     return text
+
+
+def _which_department(request: intent.Request, msg: rules.Msg, mention, departments: dict) -> Interpretation:
+    """The same product name in several departments: ask which, keeping the rest of the request."""
+    item = rules.items(msg)[0]
+    arguments = {"quantity": min(item.quantity or 1, 10)}
+    if msg.size:
+        arguments["selected_size"] = msg.size
+    if msg.colors:
+        arguments["selected_color"] = msg.colors[0]
+    labels = {"men": "men's", "women": "women's", "kids": "kids'"}
+    options = " or ".join(labels[c] for c in departments)
+    name = mention.products[0].name
+    context = dict(request.context)
+    context["pending"] = {"tool": "cart_add_item", "args": arguments, "choices": departments}
+    return Interpretation(follow_up=f"We have the {name} as {options} — which one?", context=context)
 
 
 def _span(text: str, name: str) -> tuple[int, int] | None:

@@ -18,6 +18,7 @@ NEGATED = re.compile(lexicon.NEGATED_ACTION)
 NEGATION_EXCEPTIONS = re.compile(lexicon.NEGATION_EXCEPTIONS)
 HYPOTHETICAL = re.compile(lexicon.HYPOTHETICAL + r".{0,40}?\b" + lexicon.ACTION_VERBS)
 KEEP = re.compile(lexicon.KEEP_AS_IS)
+WANT_NOT = re.compile(r"\b(?:do\s+not|did\s+not)\s+(?:want|need|ask)\s+(?:you|u)\s+to\s+" + lexicon.ACTION_VERBS)
 BREAKS = re.compile(lexicon.CLAUSE_BREAKS)
 ACTION = re.compile(r"\b" + lexicon.ACTION_VERBS + r"\w*\b")
 POLICY = tuple((topic, re.compile(pattern)) for topic, pattern in lexicon.POLICY_TOPICS.items())
@@ -84,6 +85,8 @@ def ask(request: Request, question: str, tool: str, arguments: dict) -> Interpre
 
 def _declined(clause: str) -> bool:
     """A clause whose action is negated or only imagined ("don't clear it", "I almost removed …")."""
+    if WANT_NOT.search(clause):
+        return True
     if NEGATION_EXCEPTIONS.search(clause) and not NEGATED.search(NEGATION_EXCEPTIONS.sub(" ", clause)):
         return False
     return bool(NEGATED.search(clause) or HYPOTHETICAL.search(clause))
@@ -92,7 +95,7 @@ def _declined(clause: str) -> bool:
 def negation(request: Request) -> Interpretation | str | None:
     """Drop the clauses that say not to do something; what remains (if anything) goes on to the rules."""
     plain = request.plain
-    if not (NEGATED.search(plain) or HYPOTHETICAL.search(plain) or KEEP.search(plain)):
+    if not (NEGATED.search(plain) or HYPOTHETICAL.search(plain) or KEEP.search(plain) or WANT_NOT.search(plain)):
         return None
     if request.pending and KEEP.fullmatch(plain.strip(" .!")):
         return None  # "never mind" answers the pending question (the rules drop it)
@@ -134,8 +137,17 @@ def policy_question(request: Request) -> Interpretation | None:
     return one_call(request, "search_shop_policies_and_faqs", {"query": request.norm.text[:500]})
 
 
+STRONG = re.compile(lexicon.OUT_OF_SCOPE_STRONG)
+CODE_LIKE = re.compile(lexicon.CODE_LIKE, re.I)
+SHOP_ACTION = re.compile(r"\b(?:add|buy|remove|cart|basket|checkout|order\s+\d|product\s+\d)\b")
+
+
 def out_of_scope(request: Request) -> Interpretation | None:
     plain = request.plain
+    if CODE_LIKE.search(request.norm.original):
+        return reply(request, "I can't run that. " + lexicon.OUT_OF_SCOPE_REPLY)
+    if STRONG.search(plain) and not SHOP_ACTION.search(plain):
+        return reply(request, lexicon.OUT_OF_SCOPE_REPLY)
     if OUT_OF_SCOPE.search(plain) and not CART_WORDS.search(plain) and not _names_products(request):
         return reply(request, lexicon.OUT_OF_SCOPE_REPLY)
     return None
@@ -188,7 +200,10 @@ def search_not_removal(request: Request) -> Interpretation | None:
     return None
 
 
-SHIPPED = re.compile(r"\b(?:shipped|dispatched|ship|sent\s+out)\b")
+SHIPPED = re.compile(
+    r"\b(?:shipped|dispatched|ship|sent\s+out|went\s+out|left\s+the\s+warehouse|on\s+its\s+way|"
+    r"handed\s+(?:over\s+)?to)\b"
+)
 ORDER_ID = re.compile(r"\border\s*(?:number|no\.?|#)?\s*#?\s*(\d+)\b")
 
 

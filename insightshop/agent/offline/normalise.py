@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import DamerauLevenshtein
 
 from ...services.search_terms import CATEGORY_WORDS, STOPWORDS, SYNONYMS
 from ...services.shop_vocabulary import ShopVocabulary
@@ -101,27 +102,39 @@ def _correct_words(text: str, vocabulary: ShopVocabulary, corrections: dict) -> 
 @lru_cache(maxsize=8)
 def _targets(vocabulary: ShopVocabulary) -> tuple[str, ...]:
     """Words a typo may be corrected to: the shop's types, colours, sizes, fabrics, departments, product names."""
-    words = set(CLOTHING_TYPES) | {t + "s" for t in CLOTHING_TYPES if not t.endswith("s")} | set(COLORS)
+    words = set(CLOTHING_TYPES) | {_plural(t) for t in CLOTHING_TYPES} | set(COLORS)
     words |= set(COLOR_ALIASES) | {k for k in SIZE_ALIASES if " " not in k and len(k) > 2} | set(FABRICS)
     words |= {w for w in SYNONYMS if len(w) > 3} | {w + "s" for w in SYNONYMS if len(w) > 3 and not w.endswith("s")}
     words |= {w for w in CATEGORY_WORDS if len(w) > 3} | set(vocabulary.name_words)
     words |= {"tshirts", "tees", "trousers", "sweaters", "jumpers", "basket", "cart", "checkout", "remove", "delete",
               "compare", "review", "shipping", "returns", "refund", "order", "orders", "tracking", "cheapest",
               "expensive", "please", "large", "medium", "small", "extra", "quantity", "size", "clear", "empty",
-              "show", "search", "price", "under", "dollars", "sneakers", "add"}  # fmt: skip
+              "show", "search", "price", "under", "dollars", "sneakers", "add", "cheap", "cheaper", "priciest"}  # fmt: skip
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("s", "sh", "ch", "x")):
+        return word if word in ("jeans", "pants", "shorts", "socks", "sneakers", "pajamas") else word + "es"
+    return word + "s"
 
 
 @lru_cache(maxsize=8)
 def _known(vocabulary: ShopVocabulary) -> frozenset[str]:
     from .rules import NOISE  # the rule stage's filler words are real words too
 
-    return frozenset(_targets(vocabulary)) | lexicon.KNOWN_WORDS | NOISE | STOPWORDS | set(lexicon.CONTRACTIONS)
+    known = frozenset(_targets(vocabulary)) | lexicon.KNOWN_WORDS | lexicon.COMMON_WORDS | NOISE | STOPWORDS
+    return known | set(lexicon.CONTRACTIONS) | vocabulary.extra_words
 
 
 @lru_cache(maxsize=4096)
 def _closest(word: str, targets: tuple[str, ...]) -> str | None:
-    """The shop word a typo most likely meant: same first letter, similarity ≥ 84 (rapidfuzz ratio)."""
+    """The shop word a typo most likely meant: same first letter, similarity ≥ 80 (rapidfuzz ratio, or
+    Damerau-Levenshtein so that swapped letters count once: "purpel" → "purple")."""
     candidates = [t for t in targets if t[0] == word[0] and abs(len(t) - len(word)) <= 2]
-    found = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=84)
+    found = process.extractOne(word, candidates, scorer=_similarity, score_cutoff=80)
     return found[0] if found else None
+
+
+def _similarity(a: str, b: str, **_kwargs) -> float:
+    return max(fuzz.ratio(a, b), DamerauLevenshtein.normalized_similarity(a, b) * 100)

@@ -179,7 +179,7 @@ SORTS = (
     ),
     (
         "rating",
-        r"(?:best|top|highest|most|well|highly)[\s-]+(?:\d+\s+)?(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+by\s+"
+        r"(?:best|top|highest|most|well|highly)[\s-]+(?:\d+\s+)?(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+(?:\w+\s+)?by\s+"
         r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?)\b)|"
         r"most\s+popular|best[\s-]?sell(?:ing|ers?)|top\s+picks?|\bbest\b",
     ),
@@ -302,7 +302,7 @@ STATUS_QUESTION = _rx(
 REMOVE = _rx(
     r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|"
     r"discard|"
-    r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+want|do\s+not\s+want|no\s+longer\s+want|minus|"
+    r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+(?:want|need)|do\s+not\s+(?:want|need)|no\s+longer\s+(?:want|need)|minus|"
     r"cancel\s+the)\b"
 )
 ADD = _rx(
@@ -921,7 +921,7 @@ def h_cart_clear(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     clear = re.search(
         r"\b(?:empty|clear|wipe|reset|clean\s+out|dump)\s+(?:out\s+)?(?:(?:my|the|our|your|this|entire|"
-        r"whole|shopping)\s+)*(?:cart|basket|bag|trolley)\b",
+        r"whole|shopping|every|all|all\s+the|any)\s+)*(?:carts?|baskets?|bags?|trolley)\b",
         msg.norm,
     )
     everything = (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm)) and not (

@@ -38,7 +38,8 @@ CLEAR_IT = re.compile(
 QTY_TARGET = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
     r"(?:make\s+(?:it|that|them|those|this)|change\s+(?:it|that|the\s+quantity|quantity)\s+to|set\s+(?:it|the\s+"
-    r"quantity|quantity)\s+to|i\s+(?:want|need)|let'?s\s+(?:do|make\s+it)|update\s+(?:it|the\s+quantity)\s+to)"
+    r"quantity|quantity)\s+to|i\s+(?:want|need)|let'?s\s+(?:do|make\s+it)|update\s+(?:it|the\s+quantity)\s+to|"
+    r"just|only)"
     r"\s*(\d+)(?:\s+(?:of\s+them|instead|then|please|in\s+total|total|units?|pieces?))*\W*$"
 )
 
@@ -159,7 +160,24 @@ def quantity_target(request: Request) -> Interpretation | None:
     return one_call(request, "cart_remove_item", {**target, "quantity": had - wanted}, last_quantity=wanted)
 
 
-FOLLOW_UPS = (add_it_after_pick, quantity_target, clear_it, sort_follow_up, pick_from_shown)
+def department_answer(request: Request) -> Interpretation | None:
+    """ "men's" after "We have the Oxford Button-Down Shirt as men's or women's — which one?"."""
+    pending = request.pending
+    if not pending or pending.get("tool") != "cart_add_item" or not isinstance(pending.get("choices"), dict):
+        return None
+    msg = Msg(request.norm.text)
+    chosen = pending["choices"].get(msg.category) if msg.category else None
+    if chosen is None:
+        return None
+    arguments = {"product_id": chosen, **(pending.get("args") or {})}
+    if msg.size:
+        arguments["selected_size"] = msg.size
+    item = {k: v for k, v in arguments.items() if k != "quantity"}
+    return one_call(request, "cart_add_item", arguments, last_item=item, last_quantity=arguments.get("quantity", 1),
+                    last_product_id=chosen)  # fmt: skip
+
+
+FOLLOW_UPS = (department_answer, add_it_after_pick, quantity_target, clear_it, sort_follow_up, pick_from_shown)
 
 
 # After the rules: arguments the message leaves out ------------------------------------------------------------
@@ -223,4 +241,13 @@ def fill_shipping(request: Request) -> Interpretation | None:
     return one_call(request, outcome.name, outcome.arguments, last_order_id=arguments["order_id"])
 
 
-COMPLETERS = {"review_create": _review, "admin_order_update_status": _shipping}
+def _by_id(planned: PlannedCall, request: Request) -> PlannedCall:
+    """A product chosen by id needs no department or type any more."""
+    if "product_id" not in planned.arguments:
+        return planned
+    return PlannedCall(
+        planned.name, {k: v for k, v in planned.arguments.items() if k not in ("category", "clothing_type")}
+    )
+
+
+COMPLETERS = {"cart_add_item": _by_id, "review_create": _review, "admin_order_update_status": _shipping}
