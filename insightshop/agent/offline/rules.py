@@ -101,7 +101,7 @@ _NOISE_WORDS = """
     couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
     clearance reduced discounted offer offers special specials promo promos bargain bargains marked down
-    over above least starting minimum min he she they
+    over above least starting minimum min he she they this colours colors come comes came
 """
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
@@ -1233,6 +1233,7 @@ def _attribute_changes(msg: Msg) -> dict:
 def _only_attributes(msg: Msg) -> bool:
     text = _blank(LETTER_SIZE, _blank(PRICE_MAX, msg.core))
     filler = {"what", "about", "how", "in", "a", "an", "the", "for", "please", "ones", "one", "them", "it", "size",
+              "this", "that", "these", "those", "got", "any", "available", "come", "comes", "does", "is", "are",
               "instead", "version", "colour", "color", "maybe", "then", "show", "me", "any", "do", "you", "have",
               "only", "but", "with", "and", "sorted", "sort", "by"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]

@@ -71,7 +71,14 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     if chosen is None:
         return None
     size, color = msg.size, (msg.colors[0] if msg.colors else None)
-    quantity = _quantity(re.sub(r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\b", " ", msg.norm))
+    quantity = _quantity(
+        re.sub(
+            r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\b|\b(?:of\s+)?(?:the|these|"
+            r"those|them)\s+(?:two|2|three|3)\b|\bboth\b",
+            " ",
+            msg.norm,
+        )
+    )
     wants = msg.has(ADD) or re.search(r"\b(?:take|get|grab|want|buy|go\s+with|go\s+for|have)\b", plain)
     if not (wants or size or color or quantity):
         name = chosen.get("name") or f"product {chosen['id']}"
@@ -177,7 +184,41 @@ def department_answer(request: Request) -> Interpretation | None:
                     last_product_id=chosen)  # fmt: skip
 
 
-FOLLOW_UPS = (department_answer, add_it_after_pick, quantity_target, clear_it, sort_follow_up, pick_from_shown)
+PRICE_QUESTION = re.compile(r"\b(?:how\s+much|price|cost|costs)\b.*\b(?:it|that|this|that\s+one|this\s+one|the\s+"
+                            r"(?:first|second|third|last)(?:\s+one)?)\b")  # fmt: skip
+
+
+def price_of_shown(request: Request) -> Interpretation | None:
+    """ "how much is it?", "what does the second one cost?": answered from the list just shown."""
+    shown = [p for p in request.context.get("last_shown") or [] if isinstance(p, dict) and _price(p) is not None]
+    if not shown or not PRICE_QUESTION.search(request.plain):
+        return None
+    msg = Msg(request.norm.text)
+    if msg.product_ids or msg.types or msg.has(ADD):
+        return None
+    ordinal = ORDINAL.search(msg.norm)
+    if ordinal:
+        index = ORDINALS[ordinal.group(1)]
+        chosen = shown[index] if -len(shown) <= index < len(shown) else None
+    else:
+        last = request.context.get("last_product_id")
+        chosen = next((p for p in shown if p["id"] == last), shown[0] if len(shown) == 1 else None)
+    if chosen is None:
+        return None
+    result = reply(request, f"The {chosen.get('name') or 'product'} is ${_price(chosen):.2f}.")
+    result.context["last_product_id"] = chosen["id"]
+    return result
+
+
+FOLLOW_UPS = (
+    price_of_shown,
+    department_answer,
+    add_it_after_pick,
+    quantity_target,
+    clear_it,
+    sort_follow_up,
+    pick_from_shown,
+)
 
 
 # After the rules: arguments the message leaves out ------------------------------------------------------------
