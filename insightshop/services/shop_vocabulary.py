@@ -23,7 +23,7 @@ class ProductWords:
     price: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: the caches keyed on it stay cheap
 class ShopVocabulary:
     products: tuple[ProductWords, ...] = ()
     colors: tuple[str, ...] = COLORS

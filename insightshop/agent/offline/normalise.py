@@ -33,6 +33,9 @@ _CURRENCY = r"(?:dollars?|bucks|usd|quid|euros?|pounds|\$)"
 _PRICE_LEAD = r"(?:under|below|over|above|than|max|maximum|least|most|upto|to|budget\s+(?:is|of)|around|about)"
 _UNIT_PRICE = re.compile(rf"\b({'|'.join(lexicon.UNITS)})(?=\s+{_CURRENCY})", re.I)
 _LEAD_PRICE = re.compile(rf"\b({_PRICE_LEAD})\s+({'|'.join(lexicon.UNITS)})\b", re.I)
+CONTRACTION = re.compile(
+    r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, lexicon.CONTRACTIONS), key=len, reverse=True)) + r")(?![\w'])"
+)
 _HUNDRED = re.compile(r"\b(\d+)\s+hundred(?:\s+and)?(?:\s+(\d+))?\b", re.I)
 
 
@@ -55,9 +58,7 @@ def normalise(message: str, vocabulary: ShopVocabulary) -> Normalised:
     text = _correct_words(text, vocabulary, corrections)
     text = numbers_in_words(text)
     text = re.sub(r"\bfor\s+for\b", "for", re.sub(r"\s+", " ", text)).strip()
-    plain = text.lower()
-    for short, full in lexicon.CONTRACTIONS.items():
-        plain = re.sub(rf"(?<![\w']){re.escape(short)}(?![\w'])", full, plain)
+    plain = CONTRACTION.sub(lambda m: lexicon.CONTRACTIONS[m.group(0)], text.lower())
     return Normalised(message or "", text, plain, corrections)
 
 

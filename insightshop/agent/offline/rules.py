@@ -1234,7 +1234,7 @@ def _only_attributes(msg: Msg) -> bool:
     text = _blank(LETTER_SIZE, _blank(PRICE_MAX, msg.core))
     filler = {"what", "about", "how", "in", "a", "an", "the", "for", "please", "ones", "one", "them", "it", "size",
               "this", "that", "these", "those", "got", "any", "available", "come", "comes", "does", "is", "are",
-              "instead", "version", "colour", "color", "maybe", "then", "show", "me", "any", "do", "you", "have",
+              "instead", "version", "colour", "color", "maybe", "then", "show", "me", "do", "you", "have",
               "only", "but", "with", "and", "sorted", "sort", "by"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     return all(normalise_color(w) or w in SIZE_WORDS or w in CATEGORY_OF for w in words)
