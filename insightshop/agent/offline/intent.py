@@ -18,6 +18,10 @@ NEGATED = re.compile(lexicon.NEGATED_ACTION)
 NEGATION_EXCEPTIONS = re.compile(lexicon.NEGATION_EXCEPTIONS)
 HYPOTHETICAL = re.compile(lexicon.HYPOTHETICAL + r".{0,40}?\b" + lexicon.ACTION_VERBS)
 KEEP = re.compile(lexicon.KEEP_AS_IS)
+CONSIDERING = re.compile(
+    r"\b(?:i\s+(?:was|am|have\s+been)\s+)?(?:thinking\s+(?:of|about)|considering|looking\s+at)\s+(?:buying|getting|ordering|"
+    r"adding|purchasing)\s+"
+)
 WANT_NOT = re.compile(r"\b(?:do\s+not|did\s+not)\s+(?:want|need|ask)\s+(?:you|u)\s+to\s+" + lexicon.ACTION_VERBS)
 BREAKS = re.compile(lexicon.CLAUSE_BREAKS)
 ACTION = re.compile(r"\b" + lexicon.ACTION_VERBS + r"\w*\b")
@@ -99,6 +103,11 @@ def negation(request: Request) -> Interpretation | str | None:
         return None
     if request.pending and KEEP.fullmatch(plain.strip(" .!")):
         return None  # "never mind" answers the pending question (the rules drop it)
+    if "?" in plain and any(pattern.search(plain) for _, pattern in POLICY):
+        return None  # "if I return it, do I get a refund?" is a shop question
+    interest = CONSIDERING.search(plain)
+    if interest and not NEGATED.search(plain):
+        return "show me " + plain[interest.end() :]  # "I was thinking of buying the red dress": show it
     clauses = [c for c in BREAKS.split(plain) if c and c.strip(" ,.!?")]
     kept = []
     dropped = False

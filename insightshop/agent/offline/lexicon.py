@@ -482,14 +482,15 @@ ACTION_VERBS = (
 NEGATED_ACTION = (
     r"\b(?:do\s+not|does\s+not|did\s+not|never|no\s+need\s+to|not\s+(?:yet\s+)?(?:going\s+to|gonna)|"
     r"will\s+not|should\s+not|would\s+not|cannot|not|hold\s+off\s+(?:on\s+)?)\s+(?:please\s+|you\s+|yet\s+|"
-    r"ever\s+|actually\s+|just\s+|go\s+(?:and\s+)?)*" + ACTION_VERBS + r"\w*\b"
+    r"ever\s+|actually\s+|just\s+|go\s+(?:and\s+)?|bother\s+(?:to\s+|with\s+)?)*" + ACTION_VERBS + r"\w*\b"
 )
 # "don't want the jeans (anymore)" is a removal, not a negated action.
 NEGATION_EXCEPTIONS = r"\b(?:do\s+not|no\s+longer|never)\s+(?:really\s+)?(?:want|need|like)\b"
 HYPOTHETICAL = (
     r"\b(?:almost|nearly|was\s+(?:going|about|planning|gonna)\s+to|were\s+(?:going|about)\s+to|"
     r"thought\s+about|thinking\s+(?:about|of)|considered|was\s+considering|meant\s+to|i\s+was\s+tempted\s+to|"
-    r"what\s+if\s+i|if\s+i\s+were\s+to|should\s+i|would\s+it\s+be\s+(?:ok|okay|possible)\s+to)\b"
+    r"what\s+if\s+i|what\s+(?:happens|would\s+happen)\s+if\s+i|if\s+i\s+were\s+to|if\s+i|should\s+i|"
+    r"would\s+it\s+be\s+(?:ok|okay|possible)\s+to)\b"
 )
 KEEP_AS_IS = (
     r"\b(?:leave|keep)\s+(?:it|them|those|these|that|this|everything|my\s+\w+|the\s+\w+)(?:\s+(?:in|there|as\s+is|"
@@ -546,7 +547,7 @@ OUT_OF_SCOPE_STRONG = (
     r"pretend\s+(?:to\s+be|you\s+are)|act\s+as\s+(?:a|an)\s+(?!shop)|weather|president|capital\s+of|"
     r"meaning\s+of\s+life|homework)\b"
 )
-CODE_LIKE = r"(?:<\s*/?\s*script|;\s*--|\bselect\s+\*|\bunion\s+select|\bdrop\s+table|\{\{|\$\{|\bexec\s*\(|"
+CODE_LIKE = r"(?:<\s*/?\s*script|;\s*--|\bdelete\s+from\s+\w+|\binsert\s+into\b|\bupdate\s+\w+\s+set\b|\bselect\s+\*|\bunion\s+select|\bdrop\s+table|\{\{|\$\{|\bexec\s*\(|"
 CODE_LIKE += r"\beval\s*\(|<\s*img|javascript:|\bor\s+1\s*=\s*1)"
 OUT_OF_SCOPE_REPLY = (
     "Sorry, I can only help with shopping at InsightShop — finding products, your cart, checkout, orders, and "
@@ -587,7 +588,9 @@ MY_ORDERS = (
     r"(?:show|list|see|view|check|what\s+are|status\s+of)\s+(?:me\s+)?my\s+(?:recent\s+|last\s+|latest\s+|past\s+|"
     r"previous\s+)?orders?\b(?!\s*#?\s*\d)|\bmy\s+(?:recent\s+|past\s+|previous\s+)?orders\b|order\s+history|"
     r"(?:has|did|have)\s+my\s+(?:order|package|parcel|stuff)|what\s+(?:did|have)\s+i\s+(?:order|bought|buy)|"
-    r"track\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel|stuff))"
+    r"track\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel|stuff)|"
+    r"(?:till|until|before)\s+my\s+(?:order|package|parcel|stuff|things)|"
+    r"my\s+(?:order|package|parcel|stuff)\s+(?:arrives?|arriving|ships?|get\s+here|gets\s+here))"
 )
 
 # Follow-ups that pick from the last shown list by price

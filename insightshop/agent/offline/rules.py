@@ -308,7 +308,8 @@ REMOVE = _rx(
 ADD = _rx(
     r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|"
     r"i'?ll\s+(?:take|have|get)|i\s+will\s+(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+"
-    r"(?:order|buy|purchase|get|add)|gimme)\b"
+    r"(?:order|buy|purchase|get|add)|gimme|let\s+me\s+(?:get|have|grab)|(?:can|could|may)\s+i\s+(?:get|have)|"
+    r"get\s+me)\b"
 )
 WANT_COUNT = _rx(
     r"\b(?:i\s+need|i\s+want|i'?d\s+like|i\s+would\s+like|get\s+me|can\s+i\s+(?:get|have)|give\s+me)\s+"
