@@ -96,6 +96,17 @@ def _declined(clause: str) -> bool:
     return bool(NEGATED.search(clause) or HYPOTHETICAL.search(clause))
 
 
+def _clauses_kept(plain: str) -> tuple[list[str], bool]:
+    """The clauses still asking for something, and whether any clause said not to (or only imagined it)."""
+    kept, dropped = [], False
+    for clause in (c for c in BREAKS.split(plain) if c and c.strip(" ,.!?")):
+        if _declined(clause) or KEEP.search(clause) and not ACTION.search(KEEP.sub(" ", clause)):
+            dropped = True
+        elif not re.fullmatch(r"\W*(?:no|nope|ok|okay|fine|oh|wait|hmm|sorry|actually)\W*", clause):
+            kept.append(clause.strip(" ,"))
+    return kept, dropped
+
+
 def negation(request: Request) -> Interpretation | str | None:
     """Drop the clauses that say not to do something; what remains (if anything) goes on to the rules."""
     plain = request.plain
@@ -108,16 +119,7 @@ def negation(request: Request) -> Interpretation | str | None:
     interest = CONSIDERING.search(plain)
     if interest and not NEGATED.search(plain):
         return "show me " + plain[interest.end() :]  # "I was thinking of buying the red dress": show it
-    clauses = [c for c in BREAKS.split(plain) if c and c.strip(" ,.!?")]
-    kept = []
-    dropped = False
-    for clause in clauses:
-        if _declined(clause) or KEEP.search(clause) and not ACTION.search(KEEP.sub(" ", clause)):
-            dropped = True
-        elif re.fullmatch(r"\W*(?:no|nope|ok|okay|fine|oh|wait|hmm|sorry|actually)\W*", clause):
-            continue
-        else:
-            kept.append(clause.strip(" ,"))
+    kept, dropped = _clauses_kept(plain)
     if not dropped:
         return None
     rest = ", ".join(kept).strip()
