@@ -200,6 +200,8 @@ def _out_of_scope_search(result: Interpretation, request: intent.Request) -> Int
     arguments = result.calls[0].arguments
     if set(arguments) != {"query"} or not intent.QUESTION.search(request.plain):
         return result
+    if re.search(r"\b(?:recommend|suggest|wear|outfit|looking\s+for|shopping\s+for|need|want)\b", request.plain):
+        return result  # "what do you recommend for a beach holiday?" is shopping
     from .normalise import _targets
 
     words = set(re.findall(r"[a-z]+", arguments["query"]))

@@ -237,4 +237,23 @@ def shipped_with_tracking(request: Request) -> Interpretation | None:
     return one_call(request, outcome.name, outcome.arguments, last_order_id=outcome.arguments["order_id"])
 
 
-DECIDERS = (negation, shipped_with_tracking, dashboard, policy_question, my_orders, out_of_scope, search_not_removal)
+CLOSING = re.compile(lexicon.CLOSINGS)
+
+
+def closing(request: Request) -> Interpretation | None:
+    """ "nah I'm good", "that's all for now": a friendly close, no action."""
+    if request.pending or not CLOSING.fullmatch(request.plain.strip(" .!,")):
+        return None
+    return reply(request, "Alright — I'm here if you need anything else. Happy shopping!")
+
+
+DECIDERS = (
+    closing,
+    negation,
+    shipped_with_tracking,
+    dashboard,
+    policy_question,
+    my_orders,
+    out_of_scope,
+    search_not_removal,
+)

@@ -499,6 +499,14 @@ KEEP_AS_IS = (
 )
 CLAUSE_BREAKS = r"\s*(?:—|–|\s-\s|;|\.\s|!\s|\?\s|,(?!\s*(?:size|sz|in|qty|quantity)\b)|,\s*(?:but|actually|no|wait|hmm)\b|\bbut\b|\bactually\b)\s*"
 
+# A friendly end of the conversation (the whole message).
+CLOSINGS = (
+    r"(?:(?:no|ok|okay|alright|cool|great|perfect|thanks|thank\s+you)[\s,]*)*(?:i\s+am\s+(?:good|fine|all\s+set|done)|"
+    r"(?:that\s+is|that\s+will\s+be|that\s+is\s+all|that\s+is\s+it)(?:\s+all)?(?:\s+for\s+now)?|nothing\s+else|all\s+good|"
+    r"all\s+set|i\s+am\s+done|we\s+are\s+done|no\s+more|that\s+is\s+everything|just\s+browsing|"
+    r"just\s+looking)(?:[\s,]*(?:thanks|thank\s+you|for\s+now|bye))*"
+)
+
 # Shop knowledge: these topics go to search_shop_policies_and_faqs --------------------------------------------------
 
 POLICY_TOPICS = {

@@ -210,7 +210,60 @@ def price_of_shown(request: Request) -> Interpretation | None:
     return result
 
 
+BOTH = re.compile(r"\b(?:both(?:\s+of\s+them)?|all\s+(?:of\s+)?(?:them|those|these|three|two)|each\s+of\s+them)\b")
+OTHER = re.compile(r"\b(?:the\s+other\s+(?:one|item|product)|the\s+other)\b")
+MORE = re.compile(r"^\W*(?:(?:ok|okay|and|actually|please)\W+)*(?:(\d+)\s+more|another(?:\s+one)?)(?:\s+(?:please|of\s+(?:those|them|"
+                  r"that|it)|then))*\W*$")  # fmt: skip
+
+
+def both_or_other(request: Request) -> Interpretation | None:
+    """ "add both" (every product just shown, up to three) or "the other one" (of two)."""
+    shown = [p for p in request.context.get("last_shown") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)]
+    msg = Msg(request.norm.text)
+    if not shown or msg.types or msg.product_ids or msg.has(REMOVE) or msg.has(COMPARE):
+        return None
+    if BOTH.search(request.plain) and msg.has(ADD) and len(shown) <= 3:
+        chosen = shown
+    elif (
+        OTHER.search(request.plain)
+        and len(shown) == 2
+        and request.context.get("last_product_id") in {p["id"] for p in shown}
+    ):
+        chosen = [p for p in shown if p["id"] != request.context["last_product_id"]]
+    else:
+        return None
+    calls = []
+    for product in chosen:
+        arguments: dict = {"product_id": product["id"]}
+        if msg.size:
+            arguments["selected_size"] = msg.size
+        if msg.colors:
+            arguments["selected_color"] = msg.colors[0]
+        calls.append(PlannedCall("cart_add_item", {**arguments, "quantity": 1}))
+    context = {k: v for k, v in request.context.items() if k != "pending"}
+    context.update(last_action="cart_add_item", last_product_id=chosen[-1]["id"])
+    return Interpretation(calls=calls, context=context)
+
+
+def more_of_the_line(request: Request) -> Interpretation | None:
+    """ "2 more please", "another one": more of the cart line last added."""
+    line = request.context.get("last_line")
+    match = MORE.match(request.plain)
+    if not match or not isinstance(line, dict) or not isinstance(line.get("product_id"), int):
+        return None
+    extra = int(match.group(1) or 1)
+    arguments = {"product_id": line["product_id"]}
+    if line.get("size"):
+        arguments["selected_size"] = line["size"]
+    if line.get("color"):
+        arguments["selected_color"] = line["color"]
+    return one_call(request, "cart_add_item", {**arguments, "quantity": min(extra, 10)},
+                    last_quantity=int(line.get("quantity") or 0) + extra)  # fmt: skip
+
+
 FOLLOW_UPS = (
+    more_of_the_line,
+    both_or_other,
     price_of_shown,
     department_answer,
     add_it_after_pick,
