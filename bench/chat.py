@@ -23,7 +23,7 @@ from flask_migrate import upgrade  # noqa: E402
 
 from insightshop import create_app  # noqa: E402
 from insightshop.agent.offline import interpret  # noqa: E402
-from tests.agent import corpus_more  # noqa: E402
+from tests.agent import corpus_fresh, corpus_more  # noqa: E402
 from tests.agent.test_offline_corpus import _case, all_single, dev_single, heldout_single, score, split_of  # noqa: E402
 
 
@@ -82,6 +82,10 @@ def main() -> None:
     _line(
         "  of which newly written, untuned (corpus_more)",
         [e for e in corpus_more.SINGLE if split_of(e[0]) == "heldout"],
+    )
+    _line(
+        "  of which written after the engine (corpus_fresh)",
+        [e for e in corpus_fresh.SINGLE if split_of(e[0]) == "heldout"],
     )
     _line("development split", dev_single())
     print(

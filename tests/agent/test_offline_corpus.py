@@ -454,15 +454,15 @@ def split_of(key: str) -> str:
 
 
 def all_single() -> list:
-    from . import corpus_issue11, corpus_more, corpus_regressions
+    from . import corpus_fresh, corpus_issue11, corpus_more, corpus_regressions
 
-    return [*SINGLE, *corpus_issue11.SINGLE, *corpus_more.SINGLE, *corpus_regressions.SINGLE]
+    return [*SINGLE, *corpus_issue11.SINGLE, *corpus_more.SINGLE, *corpus_fresh.SINGLE, *corpus_regressions.SINGLE]
 
 
 def all_conversations() -> dict:
-    from . import corpus_issue11, corpus_more
+    from . import corpus_fresh, corpus_issue11, corpus_more
 
-    return {**CONVERSATIONS, **corpus_issue11.CONVERSATIONS, **corpus_more.CONVERSATIONS}
+    return {**CONVERSATIONS, **corpus_issue11.CONVERSATIONS, **corpus_more.CONVERSATIONS, **corpus_fresh.CONVERSATIONS}
 
 
 # The issue's own examples: the specification, never held out.

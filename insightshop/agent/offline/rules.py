@@ -101,7 +101,8 @@ _NOISE_WORDS = """
     couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
     clearance reduced discounted offer offers special specials promo promos bargain bargains marked down
-    over above least starting minimum min he she they this colours colors come comes came
+    over above least starting minimum min he she they this colours colors come comes came quid pounds pound
+    euro euros
 """
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
@@ -141,7 +142,7 @@ PRODUCT_REF = re.compile(
     r"(\d+(?:\s*(?:,|and|&|or|vs\.?|versus)\s*(?:#\s*)?\d+)*)\b"
 )
 MONEY = r"(?<![\d.])(\d++(?:\.\d{1,2})?)"
-CURRENCY = r"(?:\$|dollars?|bucks|usd|euros?)"
+CURRENCY = r"(?:\$|dollars?|bucks|usd|euros?|quid|pounds?)"
 AMOUNT = re.compile(r"\$\s*" + MONEY + r"|" + MONEY + r"\s*" + CURRENCY)
 PRICE_MAX = re.compile(
     r"\b(?:under|below|less\s+than|cheaper\s+than|lower\s+than|(?:no|not)\s+more\s+than|at\s+most|up\s+to|within|"

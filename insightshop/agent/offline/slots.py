@@ -28,7 +28,7 @@ CHEAPER = re.compile(lexicon.CHEAPER)
 PRICIER = re.compile(lexicon.PRICIER)
 PICK_WORDS = re.compile(
     r"\b(?:one|ones|item|product|option|of\s+(?:them|those|these|the\s+two)|pick|take|want|get|grab|choose|"
-    r"go\s+(?:with|for)|i'?ll\s+have)\b"
+    r"go\s+(?:with|for)|i'?ll\s+have|i\s+will\s+(?:have|take|get))\b"
 )
 SORT_TARGET = re.compile(r"\b(?:them|those|these|results?|list|it|first|sort|sorted|order|arrange|rank)\b")
 CLEAR_IT = re.compile(
