@@ -1,19 +1,60 @@
 """What a conversation remembers between turns (the products just shown or added, pending questions), so follow-ups
-like "add the first one", "the cheapest one" or "make that 3" point at real things. Engine-independent."""
+like "add the first one", "the cheapest one" or "make that 3" point at real things. Engine-independent.
+
+Keys written here (all JSON-safe):
+- last_shown: the products of the last list shown, in the order shown: [{id, name, price, category, colors, sizes}]
+  (price a float); last_product_ids is the same ids (older readers), last_product_id the first or last added one.
+- last_line: the cart line last added {product_id, size, color, quantity} (quantity = what the line now holds).
+- pending: a question waiting for the shopper's answer ({tool, args}); written by the engine, kept here.
+"""
 
 from __future__ import annotations
+
+MAX_SHOWN = 10
+
+
+def _shown(product: dict) -> dict:
+    try:
+        price = float(product.get("price"))
+    except (TypeError, ValueError):
+        price = None
+    return {
+        "id": product["id"],
+        "name": product.get("name"),
+        "price": price,
+        "category": product.get("category"),
+        "colors": list(product.get("available_colors") or product.get("colors") or [product.get("color")]),
+        "sizes": list(product.get("available_sizes") or product.get("sizes") or []),
+    }
 
 
 def remember(context: dict, tool_calls: list[dict]) -> dict:
     """Products the shopper just saw or added, so "add the first one" or "compare them" point at real ids."""
     for entry in tool_calls:
-        if entry["outcome"] != "executed" or not isinstance(entry.get("result"), dict):
+        if entry.get("outcome") != "executed" or not isinstance(entry.get("result"), dict):
             continue
         result = entry["result"]
-        shown = [p["id"] for p in result.get("products", []) if isinstance(p, dict) and "id" in p]
-        if shown:
-            context["last_product_ids"] = shown[:10]
-            context["last_product_id"] = shown[0]
+        products = [p for p in result.get("products", []) if isinstance(p, dict) and "id" in p]
+        if not products and entry.get("name") == "search_products":
+            products = [p for p in result.get("suggestions", []) if isinstance(p, dict) and "id" in p]
+        if products:
+            shown = [_shown(p) for p in products[:MAX_SHOWN]]
+            context["last_shown"] = shown
+            context["last_product_ids"] = [p["id"] for p in shown]
+            context["last_product_id"] = shown[0]["id"]
         for added in result.get("added", []):
-            context["last_product_id"] = added.get("product_id", context.get("last_product_id"))
+            if not isinstance(added, dict) or "product_id" not in added:
+                continue
+            context["last_product_id"] = added["product_id"]
+            context["last_line"] = {"product_id": added["product_id"], "size": added.get("size"),
+                                    "color": added.get("color"), "quantity": added.get("quantity")}  # fmt: skip
+        removed = result.get("removed")
+        if isinstance(removed, dict) and context.get("last_line", {}).get("product_id") == removed.get("product_id"):
+            line = [
+                i for i in (result.get("cart") or {}).get("items", []) if i.get("product_id") == removed["product_id"]
+            ]
+            if line:
+                context["last_line"] = {**context["last_line"], "quantity": line[0].get("quantity")}
+            else:
+                context.pop("last_line", None)
     return context

@@ -60,7 +60,7 @@ class OfflineEngine:
     name = "offline"
 
     def plan(self, message: str, context: dict, *, is_admin: bool, history: list[dict]) -> Plan:
-        from .offline_parser import interpret
+        from .offline import interpret
 
         styling = styling_call(message, context)
         if styling is not None:

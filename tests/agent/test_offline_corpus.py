@@ -1,14 +1,22 @@
 """The offline engine against a labelled corpus of realistic requests: tool name + exact arguments (or the kind of
 answer: reply / follow-up / login form), single turns and conversations. Every planned call must pass the registry's
-strict schema check. No app or database is needed: the engine and the registry are pure."""
+strict schema check. No app or database is needed: the engine and the registry are pure (product names come from
+the demo catalog's data file, services.shop_vocabulary.demo_vocabulary()).
+
+The corpus (this file, corpus_issue11.py, corpus_more.py) is split once, by a hash of each message (conversation
+name), into a development part (~75%) that the tests hold strictly and a held-out part (~25%) that is only measured
+(bench/chat.py prints it; a floor here catches collapses). The issue's own example sentences, and the regressions
+written after their behaviour was built (corpus_regressions.py), are always development.
+Do not tune the engine on held-out failures: add new phrasings instead, and they fall where the hash puts them."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 import pytest
 
-from insightshop.agent.offline_parser import Interpretation, PlannedCall, interpret
+from insightshop.agent.offline import Interpretation, PlannedCall, interpret
 from insightshop.mcp.tools_registry import validate_tool_call
 
 REPLY, ASK, LOGIN = "reply", "follow_up", "login_form"
@@ -126,43 +134,43 @@ SINGLE = [
     ("wipe my shopping cart", C("cart_clear")),
     ("delete all items in my cart", C("cart_clear")),
     # Search
-    ("show me red dresses under $50", search(query="red dress", max_price=50)),
-    ("cheapest black jeans for men", search(query="black jeans", category="men", sort_by="price_low")),
-    ("best rated kids hoodies", search(query="hoodie", category="kids", sort_by="rating")),
+    ("show me red dresses under $50", search(color="red", clothing_type="dress", max_price=50)),
+    ("cheapest black jeans for men", search(color="black", clothing_type="jeans", category="men", sort_by="price_low")),
+    ("best rated kids hoodies", search(clothing_type="hoodie", category="kids", sort_by="rating")),
     ("less than 40 dollars", search(max_price=40)),
-    ("Can I see some green polo shirts?", search(query="green polo")),
-    ("i need new sneakers", search(query="sneakers")),
-    ("got any cashmere sweaters for women in XS?", search(query="cashmere sweater", category="women", size="XS")),
-    ("What jackets do you have for boys under 45?", search(query="jacket", category="kids", max_price=45)),
-    ("looking for a gift for my wife, maybe a nice blouse", search(query="blouse", category="women")),
+    ("Can I see some green polo shirts?", search(color="green", clothing_type="polo")),
+    ("i need new sneakers", search(clothing_type="sneakers")),
+    ("got any cashmere sweaters for women in XS?", search(query="cashmere", clothing_type="sweater", category="women", size="XS")),
+    ("What jackets do you have for boys under 45?", search(clothing_type="jacket", category="kids", max_price=45)),
+    ("looking for a gift for my wife, maybe a nice blouse", search(clothing_type="blouse", category="women")),
     ("Show me everything under $20", search(max_price=20)),
-    ("jeans", search(query="jeans")),
-    ("SHOW ME THE CHEAPEST SHORTS", search(query="shorts", sort_by="price_low")),
-    ("hoodies for kids sorted by rating", search(query="hoodie", category="kids", sort_by="rating")),
-    ("Do you sell socks?", search(query="socks")),
-    ("I want a red dress", search(query="red dress")),
-    ("show me men's linen shirts", search(query="linen shirt", category="men")),
-    ("do you have any floral summer dresses?", search(query="floral summer dress")),
+    ("jeans", search(clothing_type="jeans")),
+    ("SHOW ME THE CHEAPEST SHORTS", search(clothing_type="shorts", sort_by="price_low")),
+    ("hoodies for kids sorted by rating", search(clothing_type="hoodie", category="kids", sort_by="rating")),
+    ("Do you sell socks?", search(clothing_type="socks")),
+    ("I want a red dress", search(color="red", clothing_type="dress")),
+    ("show me men's linen shirts", search(query="linen", clothing_type="shirt", category="men")),
+    ("do you have any floral summer dresses?", search(query="floral summer", clothing_type="dress")),
     ("I'm looking for a warm winter coat for my daughter under 80 bucks",
-     search(query="warm winter coat", category="kids", max_price=80)),
-    ("most expensive jackets", search(query="jacket", sort_by="price_high")),
-    ("t-shirts for guys", search(query="t-shirt", category="men")),
+     search(query="warm winter", clothing_type="coat", category="kids", max_price=80)),
+    ("most expensive jackets", search(clothing_type="jacket", sort_by="price_high")),
+    ("t-shirts for guys", search(clothing_type="t-shirt", category="men")),
     ("find ladies sneakers under 60 dollars, highest rated first",
-     search(query="sneakers", category="women", max_price=60, sort_by="rating")),
-    ("show me sweaters sorted by price low to high", search(query="sweater", sort_by="price_low")),
-    ("any wool coats between $50 and $120?", search(query="wool coat", max_price=120)),
-    ("Gray pants in large", search(query="grey pants", size="L")),
-    ("browse women's pajamas", search(query="pajamas", category="women")),
-    ("search for trousers", search(query="pants")),
-    ("what do you have in yellow?", search(query="yellow")),
-    ("top rated tops for her", search(query="blouse", category="women", sort_by="rating")),
-    ("5 star hoodies", search(query="hoodie", sort_by="rating")),
+     search(clothing_type="sneakers", category="women", max_price=60, sort_by="rating")),
+    ("show me sweaters sorted by price low to high", search(clothing_type="sweater", sort_by="price_low")),
+    ("any wool coats between $50 and $120?", search(query="wool", clothing_type="coat", min_price=50, max_price=120)),
+    ("Gray pants in large", search(color="grey", clothing_type="pants", size="L")),
+    ("browse women's pajamas", search(clothing_type="pajamas", category="women")),
+    ("search for trousers", search(clothing_type="pants")),
+    ("what do you have in yellow?", search(color="yellow")),
+    ("top rated tops for her", search(clothing_type="blouse", category="women", sort_by="rating")),
+    ("5 star hoodies", search(clothing_type="hoodie", sort_by="rating")),
     ("sort by price high to low", search(sort_by="price_high")),
     ("kids' sneakers in size small, cheapest first",
-     search(query="sneakers", category="kids", size="S", sort_by="price_low")),
-    ("navy blue polo for men under $35", search(query="navy polo", category="men", max_price=35)),
-    ("check out these red dresses", search(query="red dress")),
-    ("affordable hoodies for teens?", search(query="hoodie teens", sort_by="price_low")),
+     search(clothing_type="sneakers", category="kids", size="S", sort_by="price_low")),
+    ("navy blue polo for men under $35", search(color="navy", clothing_type="polo", category="men", max_price=35)),
+    ("check out these red dresses", search(color="red", clothing_type="dress")),
+    ("affordable hoodies for teens?", search(clothing_type="hoodie", category="kids", sort_by="price_low")),
     # Compare
     ("compare 1, 2 and 4", C("compare_products", product_ids=[1, 2, 4])),
     ("compare product 3 with product 8", C("compare_products", product_ids=[3, 8])),
@@ -228,14 +236,15 @@ SINGLE = [
     ("sign me out please", C("auth_logout")),
     ("I want to create an account", REPLY),
     # Admin (for a non-admin the same call is planned; the guard refuses it)
-    ("mark order 5 as shipped", C("admin_order_update_status", order_id=5, status="shipped"), None, True),
+    # Shipping needs a carrier and a tracking number (issue 11): without them the engine asks (old expectation: a call).
+    ("mark order 5 as shipped", ASK, None, True),
     ("cancel order 14", C("admin_order_update_status", order_id=14, status="cancelled")),
     ("Please mark order #44 delivered", C("admin_order_update_status", order_id=44, status="delivered"), None, True),
     ("set order 12 to processing", C("admin_order_update_status", order_id=12, status="processing"), None, True),
     ("change the status of order 3 to cancelled",
      C("admin_order_update_status", order_id=3, status="cancelled"), None, True),
-    ("ship order 7", C("admin_order_update_status", order_id=7, status="shipped"), None, True),
-    ("order 9 has been shipped", C("admin_order_update_status", order_id=9, status="shipped"), None, True),
+    ("ship order 7", ASK, None, True),
+    ("order 9 has been shipped", ASK, None, True),
     ("deactivate product 6", C("admin_product_delete", product_id=6), None, True),
     ("delete product 10", C("admin_product_delete", product_id=10), None, True),
     ("remove product 6 from the catalog", C("admin_product_delete", product_id=6), None, True),
@@ -310,8 +319,8 @@ SINGLE = [
     ("Give product 10 a rating of 5", review(product_id=10, rating=5)),
     ("Write a 3-star review for product 6 saying it runs small",
      review(product_id=6, rating=3, comment="it runs small")),
-    ("show me the top 5 rated jackets", search(query="jacket", sort_by="rating")),
-    ("I'd like a size 10 shoe", search(query="sneakers")),
+    ("show me the top 5 rated jackets", search(clothing_type="jacket", sort_by="rating")),
+    ("I'd like a size 10 shoe", search(clothing_type="sneakers")),
     ("compare the first two", C("compare_products", product_ids=[5, 6]), {"last_product_ids": [5, 6, 7]}),
     ("which is better, product 3 or product 5?", C("compare_products", product_ids=[3, 5])),
     ("Can you check on order #77 for me? email: sam@site.org", C("order_status", order_id=77, email="sam@site.org")),
@@ -356,10 +365,10 @@ CONVERSATIONS = {
         ("remove it", remove(clothing_type="shirt", selected_color="blue", selected_size="M")),
     ]),
     "search refinements": (None, [
-        ("show me red dresses under $50", search(query="red dress", max_price=50)),
-        ("what about in blue?", search(query="blue dress", max_price=50)),
-        ("sort by price high to low", search(query="blue dress", max_price=50, sort_by="price_high")),
-        ("and what about skirts?", search(query="blue skirt", max_price=50, sort_by="price_high")),
+        ("show me red dresses under $50", search(color="red", clothing_type="dress", max_price=50)),
+        ("what about in blue?", search(color="blue", clothing_type="dress", max_price=50)),
+        ("sort by price high to low", search(color="blue", clothing_type="dress", max_price=50, sort_by="price_high")),
+        ("and what about skirts?", search(color="blue", clothing_type="skirt", max_price=50, sort_by="price_high")),
         ("add one in medium", add(clothing_type="skirt", selected_color="blue", selected_size="M", quantity=1)),
         ("add 2 more", add(clothing_type="skirt", selected_color="blue", selected_size="M", quantity=2)),
     ]),
@@ -416,8 +425,8 @@ CONVERSATIONS = {
     ]),
     "a waiting checkout is not hijacked": (None, [
         ("checkout", ASK),
-        ("what's on sale?", REPLY),
-        ("I'd like a size 10 shoe", search(query="sneakers")),
+        ("what's on sale?", search(on_sale=True)),  # issue 11: "on sale" is a search filter
+        ("I'd like a size 10 shoe", search(clothing_type="sneakers")),
         ("Bob Stone", ASK),
         ("77 Sunset Blvd Los Angeles CA 90028", ASK),
         ("bob@stone.com", C("checkout_proceed", email="bob@stone.com", shipping_name="Bob Stone",
@@ -433,6 +442,50 @@ CONVERSATIONS = {
         ("remove it", remove(product_id=43, selected_size="L")),
     ]),
 }  # fmt: skip
+
+
+def split_of(key: str) -> str:
+    """ "heldout" for about a quarter of the corpus (sha1 of the message or conversation name), else "dev"."""
+    from .corpus_regressions import SINGLE as regressions
+
+    if key in SPEC or key in {entry[0] for entry in regressions}:
+        return "dev"
+    return "heldout" if int(hashlib.sha1(key.encode()).hexdigest(), 16) % 4 == 0 else "dev"
+
+
+def all_single() -> list:
+    from . import corpus_fresh, corpus_issue11, corpus_more, corpus_regressions
+
+    return [*SINGLE, *corpus_issue11.SINGLE, *corpus_more.SINGLE, *corpus_fresh.SINGLE, *corpus_regressions.SINGLE]
+
+
+def all_conversations() -> dict:
+    from . import corpus_fresh, corpus_issue11, corpus_more
+
+    return {**CONVERSATIONS, **corpus_issue11.CONVERSATIONS, **corpus_more.CONVERSATIONS, **corpus_fresh.CONVERSATIONS}
+
+
+# The issue's own examples: the specification, never held out.
+SPEC = {
+    "add 2 large white shirts into my cart", "show me red dresses under 50 dollars", "red dresses under sixty bucks",
+    "men's jeans", "anything on sale?", "the second one in medium", "the cheapest one", "make that 3",
+    "order them cheapest first", "fine, clear it", "take the less expensive one", "ad 2 larg whte shrts", "wht tee",
+    "compare the Oxford Button-Down Shirt with the Crisp Poplin Dress Shirt",
+    "I'm Jordan, 5 stars for the linen shirt, love it", "add a red hoodie for my 6-year-old",
+    "I almost removed the sneakers — no, leave them", "please don't clear my basket yet", "where is my order",
+    "checkout, ship to 9 Pine Rd, Austin, TX 73301, for Dana Lee", "mark order 3 as shipped",
+    "mark order 3 as shipped with UPS tracking 1Z999AA10123456784", "how much revenue this week?",
+    "which products are low on stock?", "log me out", "how much is shipping?", "what's your returns policy?",
+    "what size should I get?", "what payment methods do you accept?", "the cheapest one, then add it",
+}  # fmt: skip
+
+
+def dev_single() -> list:
+    return [e for e in all_single() if split_of(e[0]) == "dev"]
+
+
+def heldout_single() -> list:
+    return [e for e in all_single() if split_of(e[0]) == "heldout"]
 
 
 def _case(entry):
@@ -458,15 +511,33 @@ def check(result: Interpretation, expected) -> None:
         assert not result.follow_up
 
 
-@pytest.mark.parametrize("entry", SINGLE, ids=[_case(e)[0][:60] or "<empty>" for e in SINGLE])
-def test_single_turn(entry):
-    message, expected, context, is_admin = _case(entry)
-    check(interpret(message, context, is_admin=is_admin), expected)
+def kind_of(result: Interpretation) -> object:
+    """The intent alone: tool names in order, or the kind of answer."""
+    if result.calls:
+        return [c.name for c in result.calls]
+    return LOGIN if result.wants_login_form else ASK if result.follow_up else REPLY
 
 
-@pytest.mark.parametrize("name", list(CONVERSATIONS))
-def test_conversation(name):
-    context, turns = CONVERSATIONS[name]
+def expected_kind(expected) -> object:
+    return [name for name, _ in expected] if isinstance(expected, list) else expected
+
+
+def score(entries: list) -> tuple[int, int, int]:
+    """(exact, intent only, total) over single-turn entries."""
+    exact = intent = 0
+    for entry in entries:
+        message, expected, context, is_admin = _case(entry)
+        result = interpret(message, context, is_admin=is_admin)
+        intent += kind_of(result) == expected_kind(expected)
+        try:
+            check(result, expected)
+            exact += 1
+        except AssertionError:
+            pass
+    return exact, intent, len(entries)
+
+
+def run_conversation(context, turns) -> None:
     for message, expected in turns:
         result = interpret(message, context)
         try:
@@ -474,6 +545,40 @@ def test_conversation(name):
         except AssertionError as error:
             raise AssertionError(f"turn {message!r}: {error}") from error
         context = result.context
+
+
+DEV = dev_single()
+
+
+@pytest.mark.parametrize("entry", DEV, ids=[_case(e)[0][:60] or "<empty>" for e in DEV])
+def test_single_turn(entry):
+    message, expected, context, is_admin = _case(entry)
+    check(interpret(message, context, is_admin=is_admin), expected)
+
+
+DEV_CONVERSATIONS = [name for name in all_conversations() if split_of(name) == "dev"]
+
+
+@pytest.mark.parametrize("name", DEV_CONVERSATIONS)
+def test_conversation(name):
+    context, turns = all_conversations()[name]
+    run_conversation(context, turns)
+
+
+def test_the_split_is_fixed_and_about_a_quarter_held_out():
+    singles = all_single()
+    held = heldout_single()
+    assert 0.15 <= len(held) / len(singles) <= 0.35
+    assert not {e[0] for e in held} & SPEC
+    assert split_of("add 2 large white shirts into my cart") == "dev"
+
+
+def test_held_out_split_is_measured_not_tuned():
+    """Reported by bench/chat.py; this floor only catches a collapse (the split is never tuned on)."""
+    exact, intent, total = score(heldout_single())
+    assert total >= 60
+    assert exact / total >= 0.7, f"held-out exact {exact}/{total}"
+    assert intent / total >= 0.8, f"held-out intent {intent}/{total}"
 
 
 def test_the_corpus_is_big_and_covers_every_seed_tool_but_login():

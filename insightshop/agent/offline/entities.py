@@ -1,0 +1,154 @@
+"""Stage 2 — entities: the things a message names that the rule stage does not read itself — products by name
+(fuzzy, against the live catalog), carriers and tracking numbers, the shopper's own name, price floors, "on sale",
+dashboard periods. Cart items, colours, sizes, departments, quantities, order ids and e-mails are read by the
+rule stage's `Msg` (insightshop.agent.offline.rules)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+
+from ...services.search_terms import CATEGORY_WORDS, SYNONYMS
+from ...services.shop_vocabulary import ProductWords, ShopVocabulary
+from ...services.vocabulary import CLOTHING_TYPES, COLOR_ALIASES, COLORS
+from . import lexicon
+
+WORD = re.compile(r"[a-z0-9]+")
+_GENERIC = (set(CLOTHING_TYPES) | {"tshirt", "tee", "t", "set", "shirt", "dress", "the", "and", "in", "of"}
+            | set(COLORS) | set(COLOR_ALIASES) | set(CATEGORY_WORDS) | set(SYNONYMS))  # fmt: skip
+CARRIER = re.compile(r"\b(" + "|".join(sorted(map(re.escape, lexicon.CARRIERS), key=len, reverse=True)) + r")\b", re.I)
+TRACKING = re.compile(lexicon.TRACKING_TOKEN)
+TRACKING_LABEL = re.compile(
+    r"(?i)\btracking(?:\s+(?:number|no\.?|num|code|id|#))?\s*(?:is|:|#|=)?\s*([A-Za-z0-9-]{5,100})"
+)
+SELF_NAME = re.compile(
+    r"(?:^|[,.;!]\s*|\s-\s*)(?i:hi,?\s+|hey,?\s+|hello,?\s+)?(?i:i'?m|i\s+am|my\s+name\s+is|my\s+name'?s|this\s+is|"
+    r"name\s*:|it'?s|signed,?|from)\s+([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)(?=\s*(?:[,.;!:-]|\bhere\b|$))|"
+    r"(?:^|[,.;!]\s*)([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s+here\b|"
+    r"\s(?:-|—)\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s*$"
+)
+_MIN_PRICE = re.compile(lexicon.MIN_PRICE, re.I)
+_ON_SALE = re.compile(lexicon.ON_SALE, re.I)
+_IN_STOCK = re.compile(lexicon.IN_STOCK, re.I)
+_PERIODS = tuple((name, re.compile(p, re.I)) for name, p in lexicon.PERIODS)
+
+
+@dataclass
+class Mention:
+    """A product named in the message: every catalog entry sold under that name, best first."""
+
+    name: str
+    products: tuple[ProductWords, ...]
+    position: int
+    score: float
+
+
+@lru_cache(maxsize=8)
+def _distinctive(vocabulary: ShopVocabulary) -> dict[str, frozenset[str]]:
+    """Product name → the words of it that tell it apart (not a type, colour or department word)."""
+    return {
+        name: frozenset(w for w in WORD.findall(name) if w not in _GENERIC and len(w) > 1)
+        for name in vocabulary.by_name
+    }
+
+
+def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | None = None) -> list[Mention]:
+    """Products named in the text ("the Oxford Button-Down Shirt", "the linen shirt"), in the order they appear.
+
+    A name counts when at least half of its distinctive words are present (fuzzily) and, if the message names a
+    clothing type, the product is of that type; overlapping candidates go to the best-scoring name."""
+    tokens = WORD.findall(text.lower())
+    if not tokens:
+        return []
+    scored = []
+    for name, distinct in _distinctive(vocabulary).items():
+        if not distinct:
+            continue
+        products = vocabulary.by_name[name]
+        if types and products[0].clothing_type not in types:
+            continue
+        hits = {}
+        for word in distinct:
+            position = _find(word, tokens)
+            if position is not None:
+                hits[word] = position
+        score = len(hits) / len(distinct)
+        if hits and score >= 0.5:
+            scored.append((score, len(hits), name, hits))
+    scored.sort(key=lambda s: (-s[0], -s[1], min(s[3].values())))
+    used: set[int] = set()
+    mentions = []
+    for score, _count, name, hits in scored:
+        positions = set(hits.values())
+        if positions & used:
+            continue
+        used |= positions
+        mentions.append(Mention(name, vocabulary.by_name[name], min(positions), score))
+    return sorted(mentions, key=lambda m: m.position)
+
+
+def _find(word: str, tokens: list[str]) -> int | None:
+    for index, token in enumerate(tokens):
+        if token == word or (len(word) >= 5 and len(token) >= 4 and fuzz.ratio(token, word) >= 85):
+            return index
+    return None
+
+
+def choose(
+    products: tuple[ProductWords, ...], color: str | None = None, category: str | None = None
+) -> list[ProductWords]:
+    """The entries of one product name that fit the colour and department; adults before kids when none named."""
+    fitting = [
+        p for p in products if (color is None or color in p.colors) and (category is None or p.category == category)
+    ]
+    if category is None:
+        adults = [p for p in fitting if p.category != "kids"]
+        fitting = adults or fitting
+    return fitting
+
+
+def carrier(text: str) -> str | None:
+    match = CARRIER.search(text)
+    return lexicon.CARRIERS[match.group(1).lower()] if match else None
+
+
+def tracking_number(text: str) -> str | None:
+    """ "tracking 1Z999AA10123456784", "tracking number: 9400…", or a carrier-shaped token."""
+    labelled = TRACKING_LABEL.search(text)
+    if labelled and re.search(r"\d", labelled.group(1)):
+        return labelled.group(1).upper()
+    match = TRACKING.search(text.upper())
+    return match.group(1) if match and not re.fullmatch(r"\d{1,6}", match.group(1)) else None
+
+
+def self_name(text: str) -> tuple[str, tuple[int, int]] | None:
+    """The writer's own name ("I'm Jordan", "my name is Sam Lee", "… - Jordan") and where it was said."""
+    for match in SELF_NAME.finditer(text):
+        name = next(g for g in match.groups() if g)
+        if name.lower() in lexicon.KNOWN_WORDS or name.lower() in ("ready", "looking", "interested", "done"):
+            continue
+        return name, match.span()
+    return None
+
+
+def min_price(text: str) -> float | int | None:
+    match = _MIN_PRICE.search(text)
+    if not match:
+        return None
+    value = float(match.group(1) or match.group(2))
+    return int(value) if value.is_integer() else value
+
+
+def on_sale(text: str) -> bool:
+    return _ON_SALE.search(text) is not None
+
+
+def in_stock(text: str) -> bool:
+    return _IN_STOCK.search(text) is not None
+
+
+def period(text: str) -> str | None:
+    return next((name for name, pattern in _PERIODS if pattern.search(text)), None)

@@ -1,0 +1,259 @@
+"""Stage 3 — intent: what the shopper wants done, before the detailed rules run. Decides the cases the phrase rules
+cannot: negated and hypothetical actions ("please don't clear my basket yet", "I almost removed the sneakers — no,
+leave them": nothing is done), shop questions (→ search_shop_policies_and_faqs), out-of-scope questions (a short
+polite answer), the logged-in shopper's own orders, the admin dashboard, and searches whose words merely contain
+"drop" or "delete". Each decider returns an Interpretation, a rewritten message for the rule stage, or None."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...services.shop_vocabulary import ShopVocabulary
+from . import entities, lexicon
+from .normalise import Normalised
+from .rules import Interpretation, PlannedCall
+
+NEGATED = re.compile(lexicon.NEGATED_ACTION)
+NEGATION_EXCEPTIONS = re.compile(lexicon.NEGATION_EXCEPTIONS)
+HYPOTHETICAL = re.compile(lexicon.HYPOTHETICAL + r".{0,40}?\b" + lexicon.ACTION_VERBS)
+KEEP = re.compile(lexicon.KEEP_AS_IS)
+CONSIDERING = re.compile(
+    r"\b(?:i\s+(?:was|am|have\s+been)\s+)?(?:thinking\s+(?:of|about)|considering|looking\s+at)\s+(?:buying|getting|ordering|"
+    r"adding|purchasing)\s+"
+)
+WANT_NOT = re.compile(r"\b(?:do\s+not|did\s+not)\s+(?:want|need|ask)\s+(?:you|u)\s+to\s+" + lexicon.ACTION_VERBS)
+BREAKS = re.compile(lexicon.CLAUSE_BREAKS)
+ACTION = re.compile(r"\b" + lexicon.ACTION_VERBS + r"\w*\b")
+POLICY = tuple((topic, re.compile(pattern)) for topic, pattern in lexicon.POLICY_TOPICS.items())
+QUESTION = re.compile(lexicon.QUESTION_CUES)
+OUT_OF_SCOPE = re.compile(lexicon.OUT_OF_SCOPE)
+DASHBOARD = re.compile(lexicon.DASHBOARD)
+MY_ORDERS = re.compile(lexicon.MY_ORDERS)
+ORDER_NUMBER = re.compile(r"\border\s*(?:number|no\.?|#)?\s*#?\s*\d+|#\s*\d+")
+SEARCH_LEAD = re.compile(
+    r"^(?:please\s+|hey\s+|hi\s+)?(?:show(?:\s+me)?|find(?:\s+me)?|search(?:\s+for)?|look(?:ing)?\s+for|browse|"
+    r"do\s+you\s+(?:have|sell|carry)|got\s+any|any|i\s+(?:want|need)\s+(?:a|an|some)|recommend)\b"
+)
+CART_WORDS = re.compile(r"\b(?:cart|basket|bag|trolley|checkout)\b")
+REMOVAL_WORDS = re.compile(r"\b(?:drop|delete|remove|clear|empty|wipe)\b")
+SHOP_WORDS = re.compile(
+    r"\b(?:cart|basket|order|orders|checkout|product|products|size|sizes|price|prices|ship|shipping|return|returns|"
+    r"buy|add|remove|review|compare|sale|deal|stock|colour|color|item|items)\b"
+)
+ADDRESSY = re.compile(
+    r"\b\d{5}(?:-\d{4})?\b|\bship\s+(?:it\s+|them\s+)?to\s+\w+\s+\w+|\b\d+\s+\w+\s+(?:st|street|rd|road|ave|avenue|blvd|lane|ln|dr|drive)\b",
+    re.I,
+)
+
+
+@dataclass
+class Request:
+    """One message after normalisation, with the conversation it belongs to."""
+
+    norm: Normalised
+    context: dict
+    is_admin: bool
+    vocabulary: ShopVocabulary
+    notes: dict = field(default_factory=dict)
+
+    @property
+    def plain(self) -> str:
+        return self.norm.plain
+
+    @property
+    def pending(self) -> dict | None:
+        pending = self.context.get("pending")
+        return pending if isinstance(pending, dict) else None
+
+
+def reply(request: Request, text: str) -> Interpretation:
+    context = dict(request.context)
+    return Interpretation(reply=text, context=context)
+
+
+def one_call(request: Request, name: str, arguments: dict, **remember) -> Interpretation:
+    context = {k: v for k, v in request.context.items() if k != "pending"}
+    context.update(remember, last_action=name)
+    return Interpretation(calls=[PlannedCall(name, arguments)], context=context)
+
+
+def ask(request: Request, question: str, tool: str, arguments: dict) -> Interpretation:
+    context = dict(request.context)
+    context["pending"] = {"tool": tool, "args": arguments}
+    return Interpretation(follow_up=question, context=context)
+
+
+# Negation and hypotheticals -------------------------------------------------------------------------------------
+
+
+def _declined(clause: str) -> bool:
+    """A clause whose action is negated or only imagined ("don't clear it", "I almost removed …")."""
+    if WANT_NOT.search(clause):
+        return True
+    if NEGATION_EXCEPTIONS.search(clause) and not NEGATED.search(NEGATION_EXCEPTIONS.sub(" ", clause)):
+        return False
+    return bool(NEGATED.search(clause) or HYPOTHETICAL.search(clause))
+
+
+def _clauses_kept(plain: str) -> tuple[list[str], bool]:
+    """The clauses still asking for something, and whether any clause said not to (or only imagined it)."""
+    kept, dropped = [], False
+    for clause in (c for c in BREAKS.split(plain) if c and c.strip(" ,.!?")):
+        if _declined(clause) or KEEP.search(clause) and not ACTION.search(KEEP.sub(" ", clause)):
+            dropped = True
+        elif not re.fullmatch(r"\W*(?:no|nope|ok|okay|fine|oh|wait|hmm|sorry|actually)\W*", clause):
+            kept.append(clause.strip(" ,"))
+    return kept, dropped
+
+
+def negation(request: Request) -> Interpretation | str | None:
+    """Drop the clauses that say not to do something; what remains (if anything) goes on to the rules."""
+    plain = request.plain
+    if not (NEGATED.search(plain) or HYPOTHETICAL.search(plain) or KEEP.search(plain) or WANT_NOT.search(plain)):
+        return None
+    if request.pending and KEEP.fullmatch(plain.strip(" .!")):
+        return None  # "never mind" answers the pending question (the rules drop it)
+    if "?" in plain and any(pattern.search(plain) for _, pattern in POLICY):
+        return None  # "if I return it, do I get a refund?" is a shop question
+    interest = CONSIDERING.search(plain)
+    if interest and not NEGATED.search(plain):
+        return "show me " + plain[interest.end() :]  # "I was thinking of buying the red dress": show it
+    kept, dropped = _clauses_kept(plain)
+    if not dropped:
+        return None
+    rest = ", ".join(kept).strip()
+    if rest and ACTION.search(rest) or rest and re.search(r"\b(?:show|find|search|what|how|where)\b", rest):
+        return rest
+    if "?" in plain and HYPOTHETICAL.search(plain):
+        return reply(request, "That's up to you — just tell me what to do (for example \"remove the sneakers\") and "
+                              "I'll do it.")  # fmt: skip
+    return reply(request, "Okay — I'll leave everything as it is.")
+
+
+# Shop knowledge, out of scope, orders, dashboard -----------------------------------------------------------------
+
+
+def policy_question(request: Request) -> Interpretation | None:
+    plain = request.plain
+    if ADDRESSY.search(request.norm.text) or ORDER_NUMBER.search(plain) or entities.tracking_number(request.norm.text):
+        return None
+    if request.pending and request.pending.get("tool") == "checkout_proceed" and "?" not in plain:
+        return None
+    topics = [topic for topic, pattern in POLICY if pattern.search(plain)]
+    if not topics or not QUESTION.search(plain):
+        return None
+    if topics == ["returns"] and re.search(r"\b(?:return|send\s+back)\s+(?:the|my|this|it)\b.*\bcart\b", plain):
+        return None
+    return one_call(request, "search_shop_policies_and_faqs", {"query": request.norm.text[:500]})
+
+
+STRONG = re.compile(lexicon.OUT_OF_SCOPE_STRONG)
+CODE_LIKE = re.compile(lexicon.CODE_LIKE, re.I)
+SHOP_ACTION = re.compile(r"\b(?:add|buy|remove|cart|basket|checkout|order\s+\d|product\s+\d)\b")
+
+
+def out_of_scope(request: Request) -> Interpretation | None:
+    plain = request.plain
+    if CODE_LIKE.search(request.norm.original):
+        return reply(request, "I can't run that. " + lexicon.OUT_OF_SCOPE_REPLY)
+    if STRONG.search(plain) and not SHOP_ACTION.search(plain):
+        return reply(request, lexicon.OUT_OF_SCOPE_REPLY)
+    if OUT_OF_SCOPE.search(plain) and not CART_WORDS.search(plain) and not _names_products(request):
+        return reply(request, lexicon.OUT_OF_SCOPE_REPLY)
+    return None
+
+
+def _names_products(request: Request) -> bool:
+    from .rules import Msg
+
+    msg = Msg(request.norm.text)
+    return bool(msg.types or msg.product_ids or entities.product_mentions(request.norm.text, request.vocabulary, None))
+
+
+def my_orders(request: Request) -> Interpretation | None:
+    """A logged-in shopper asking after their orders without a number: list their recent orders."""
+    plain = request.plain
+    if not request.context.get("user_email") or not MY_ORDERS.search(plain):
+        return None
+    if ORDER_NUMBER.search(plain) or re.search(r"\border\s+\d+", plain) or entities.tracking_number(request.norm.text):
+        return None
+    if re.search(r"\b(?:add|put|cart|basket)\b", plain):
+        return None
+    return one_call(request, "orders_list_mine", {})
+
+
+LOW_STOCK = re.compile(r"\bstock\b|\brestock|running\s+(?:low|out)|\blow\s+on\b|\bunits?\b")
+
+
+def dashboard(request: Request) -> Interpretation | None:
+    """Admin: revenue, order counts and low stock for a period."""
+    plain = request.plain
+    if not request.is_admin or not DASHBOARD.search(plain) or re.search(r"\bproduct\s*#?\s*\d+", plain):
+        return None
+    if re.search(r"\b(?:set|change|update|mark)\b.*\bstock\b", plain):
+        return None  # "set the stock of product 3 to zero" is a product update
+    arguments: dict = {"period": entities.period(plain) or ("all" if LOW_STOCK.search(plain) else "week")}
+    threshold = re.search(r"\b(?:below|under|less\s+than|fewer\s+than)\s+(\d{1,4})\b", plain)
+    if threshold and re.search(r"\bstock|\bunits?\b|\bleft\b", plain):
+        arguments["low_stock_threshold"] = int(threshold.group(1))
+    return one_call(request, "admin_dashboard", arguments)
+
+
+def search_not_removal(request: Request) -> Interpretation | None:
+    """ "show me drop-waist dresses": a search whose words contain a removal verb stays a search."""
+    plain = request.plain
+    if SEARCH_LEAD.search(plain) and REMOVAL_WORDS.search(plain) and not CART_WORDS.search(plain):
+        from .rules import Turn, _search_call, search_parts
+
+        turn = Turn(request.norm.text, request.context, request.is_admin)
+        return _search_call(turn, search_parts(turn.msg))
+    return None
+
+
+SHIPPED = re.compile(
+    r"\b(?:shipped|dispatched|ship|sent\s+out|went\s+out|left\s+the\s+warehouse|on\s+its\s+way|"
+    r"handed\s+(?:over\s+)?to)\b"
+)
+ORDER_ID = re.compile(r"\border\s*(?:number|no\.?|#)?\s*#?\s*(\d+)\b")
+
+
+def shipped_with_tracking(request: Request) -> Interpretation | None:
+    """ "order 8 shipped via FedEx, tracking number 1234…": an admin status change with its shipment details."""
+    text = request.norm.original
+    order = ORDER_ID.search(request.plain)
+    if not order or not SHIPPED.search(request.plain) or "?" in text:
+        return None
+    carrier = entities.carrier(text)
+    tracking = entities.tracking_number(ORDER_ID.sub(" ", text))
+    if not (carrier or tracking):
+        return None
+    from .slots import _shipping
+
+    outcome = _shipping(PlannedCall("admin_order_update_status", {"order_id": int(order.group(1)), "status": "shipped"}),
+                        request)  # fmt: skip
+    if isinstance(outcome, Interpretation):
+        return outcome
+    return one_call(request, outcome.name, outcome.arguments, last_order_id=outcome.arguments["order_id"])
+
+
+CLOSING = re.compile(lexicon.CLOSINGS)
+
+
+def closing(request: Request) -> Interpretation | None:
+    """ "nah I'm good", "that's all for now": a friendly close, no action."""
+    if request.pending or not CLOSING.fullmatch(request.plain.strip(" .!,")):
+        return None
+    return reply(request, "Alright — I'm here if you need anything else. Happy shopping!")
+
+
+DECIDERS = (
+    closing,
+    negation,
+    shipped_with_tracking,
+    dashboard,
+    policy_question,
+    my_orders,
+    out_of_scope,
+    search_not_removal,
+)

@@ -1,0 +1,183 @@
+"""Each stage of the offline engine on its own: normalise, entities, intent, slots, and the conversation memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from insightshop.agent.conversation_context import remember
+from insightshop.agent.offline import entities, intent, interpret
+from insightshop.agent.offline.normalise import normalise, numbers_in_words
+from insightshop.services.shop_vocabulary import demo_vocabulary, from_items
+
+V = demo_vocabulary()
+
+
+# normalise ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [("ad 2 larg whte shrts", "add 2 large white shirts"), ("wht tee", "white tee"), ("blk hoody sz xl", "black hoodie size xl"),
+     ("purpel sneakrs", "purple sneakers"), ("shw me jaket", "show me jacket"), ("cheep dresess", "cheap dresses")],
+)  # fmt: skip
+def test_typos_are_corrected_against_the_shop_vocabulary(typed, meant):
+    assert normalise(typed, V).text == meant
+
+
+@pytest.mark.parametrize("text", ["write a review", "decent quality", "I want to know", "the weather is nice",
+                                  "ship to Dana Lee, 9 Pine Rd", "my email is jo@shop.io", "tracking 1Z999AA10123456784"])  # fmt: skip
+def test_real_words_names_and_codes_are_left_alone(text):
+    assert normalise(text, V).text == text
+
+
+def test_product_name_words_come_from_the_catalog():
+    shop = from_items([{"name": "Zephyrine Anorak", "category": "men", "clothing_type": "jacket", "color": "green",
+                        "price": "99.00", "sizes": ["M"]}])  # fmt: skip
+    assert normalise("the zephyrin anorak", shop).text == "the zephyrine anorak"
+    assert "zephyrin" in normalise("the zephyrin anorak", V).text  # not a word of the demo catalog
+
+
+@pytest.mark.parametrize(
+    "words, digits",
+    [("under sixty bucks", "under 60 bucks"), ("forty-five dollars", "45 dollars"), ("half a dozen socks", "6 socks"),
+     ("a couple of pairs of socks", "2 pairs of socks"), ("five dollars", "5 dollars"), ("under twenty",
+     "under 20"), ("over a hundred dollars", "over 100 dollars"), ("the second one", "the second one")],
+)  # fmt: skip
+def test_numbers_and_prices_in_words(words, digits):
+    assert numbers_in_words(words) == digits
+
+
+@pytest.mark.parametrize("text", ["a coat for my 6-year-old", "for my 8 year old", "pajamas for my niece",
+                                  "jacket for a toddler", "hoodie for my 10yo son"])  # fmt: skip
+def test_ages_and_relations_become_the_kids_department(text):
+    assert "kids" in normalise(text, V).text
+
+
+def test_contractions_are_expanded_for_intent_cues_only():
+    result = normalise("Please don't clear my basket", V)
+    assert result.plain == "please do not clear my basket" and "don't" in result.text
+
+
+# entities ----------------------------------------------------------------------------------------------------
+
+
+def test_products_are_found_by_name_in_the_order_written():
+    mentions = entities.product_mentions("compare the crisp poplin dress shirt with the oxford button-down shirt", V)
+    assert [m.name for m in mentions] == ["crisp poplin dress shirt", "oxford button-down shirt"]
+
+
+def test_a_partial_name_with_the_type_narrows_to_one_product():
+    [mention] = entities.product_mentions("5 stars for the linen shirt", V, ["shirt"])
+    assert mention.name == "relaxed linen shirt"
+
+
+def test_generic_words_name_no_product():
+    assert entities.product_mentions("add 2 large white shirts", V, ["shirt"]) == []
+
+
+def test_choosing_prefers_adults_unless_a_department_is_named():
+    products = V.by_name["oxford button-down shirt"]
+    assert {p.category for p in entities.choose(products, "white")} == {"men", "women"}
+    assert [p.id for p in entities.choose(products, "white", "kids")] == [145]
+
+
+@pytest.mark.parametrize(
+    "text, carrier, tracking",
+    [("with UPS tracking 1Z999AA10123456784", "UPS", "1Z999AA10123456784"),
+     ("shipped via fedex, tracking number 123456789012", "FedEx", "123456789012"),
+     ("DHL JD014600006281230704", "DHL", "JD014600006281230704"), ("mark order 3 as shipped", None, None)],
+)  # fmt: skip
+def test_carriers_and_tracking_numbers(text, carrier, tracking):
+    assert entities.carrier(text) == carrier
+    assert entities.tracking_number(text) == tracking
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("I'm Jordan, 5 stars", "Jordan"), ("my name is Sam Lee, great", "Sam Lee"), ("love it - Priya", "Priya"),
+     ("I'm looking for shirts", None), ("5 stars, love it", None)],
+)  # fmt: skip
+def test_the_writers_own_name(text, name):
+    found = entities.self_name(text)
+    assert (found[0] if found else None) == name
+
+
+# intent ------------------------------------------------------------------------------------------------------
+
+
+def _request(text: str, context: dict | None = None) -> intent.Request:
+    return intent.Request(normalise(text, V), context or {}, False, V)
+
+
+@pytest.mark.parametrize("text", ["please don't clear my basket yet", "I almost removed the sneakers — no, leave them",
+                                  "I was going to delete the jeans", "never mind, keep everything",
+                                  "do not add the socks"])  # fmt: skip
+def test_negated_and_hypothetical_actions_are_not_performed(text):
+    result = intent.negation(_request(text))
+    assert result is not None and not isinstance(result, str) and not result.calls
+
+
+def test_the_rest_of_a_partly_negated_message_goes_on():
+    assert intent.negation(_request("don't remove the hoodie, remove the jeans")) == "remove the jeans"
+
+
+@pytest.mark.parametrize("text", ["remove the hoodie", "I don't want the jeans anymore", "show me red dresses"])
+def test_plain_requests_are_not_negations(text):
+    assert intent.negation(_request(text)) is None
+
+
+def test_shop_questions_go_to_the_policy_tool_with_the_question():
+    [call] = intent.policy_question(_request("How much is shipping?")).calls
+    assert (call.name, call.arguments) == ("search_shop_policies_and_faqs", {"query": "How much is shipping?"})
+
+
+def test_an_address_is_not_a_shipping_question():
+    assert intent.policy_question(_request("ship to Jane Doe, 12 Oak St, Springfield, IL 62701")) is None
+
+
+# slots and memory --------------------------------------------------------------------------------------------
+
+
+def test_remember_keeps_the_shown_list_in_order_with_prices_and_the_last_added_line():
+    context = remember({}, [
+        {"name": "search_products", "outcome": "executed", "result": {"products": [
+            {"id": 7, "name": "A", "price": "19.50", "category": "men", "available_colors": ["red"],
+             "available_sizes": ["M"]},
+            {"id": 3, "name": "B", "price": "9.00", "category": "kids", "available_colors": ["blue"],
+             "available_sizes": ["S", "M"]}]}},
+        {"name": "cart_add_item", "outcome": "executed",
+         "result": {"added": [{"product_id": 3, "size": "M", "color": "blue", "quantity": 2}]}},
+        {"name": "cart_clear", "outcome": "needs_confirmation"},
+    ])  # fmt: skip
+    assert context["last_shown"] == [
+        {"id": 7, "name": "A", "price": 19.5, "category": "men", "colors": ["red"], "sizes": ["M"]},
+        {"id": 3, "name": "B", "price": 9.0, "category": "kids", "colors": ["blue"], "sizes": ["S", "M"]},
+    ]
+    assert context["last_line"] == {"product_id": 3, "size": "M", "color": "blue", "quantity": 2}
+    assert context["last_product_ids"] == [7, 3]
+
+
+def test_remember_falls_back_to_suggestions_when_nothing_matched():
+    context = remember({}, [{"name": "search_products", "outcome": "executed",
+                             "result": {"products": [], "suggestions": [{"id": 5, "name": "C", "price": "60.95",
+                                                                         "unmet": ["max_price"]}]}}])  # fmt: skip
+    assert [p["id"] for p in context["last_shown"]] == [5]
+
+
+def test_make_that_n_reaches_the_target_from_the_lines_real_quantity():
+    context = {
+        "last_action": "cart_add_item",
+        "last_line": {"product_id": 9, "size": "S", "color": None, "quantity": 4},
+    }
+    [call] = interpret("make that 6", context, vocabulary=V).calls
+    assert (call.name, call.arguments) == ("cart_add_item", {"product_id": 9, "selected_size": "S", "quantity": 2})
+    [call] = interpret("make it 1", context, vocabulary=V).calls
+    assert (call.name, call.arguments) == ("cart_remove_item", {"product_id": 9, "selected_size": "S", "quantity": 3})
+
+
+def test_checkout_fills_only_what_the_shopper_did_not_say_from_the_last_order():
+    last = {"email": "d@x.io", "shipping_name": "Dana Lee", "shipping_address": "5 Elm St", "shipping_city": "Portland",
+            "shipping_state": "OR", "shipping_zip": "97201"}  # fmt: skip
+    [call] = interpret("checkout, ship to 1 Main St, Austin, TX 73301", {"last_shipping": last}, vocabulary=V).calls
+    assert call.arguments["shipping_address"] == "1 Main St" and call.arguments["shipping_city"] == "Austin"
+    assert call.arguments["shipping_name"] == "Dana Lee" and call.arguments["email"] == "d@x.io"

@@ -1,0 +1,200 @@
+"""Outcomes of whole chat turns with the offline engine on the demo catalog: what ends up in the cart and the
+database, not just which tool was chosen. Product ids are the demo catalog's (seeded in data-file order)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from insightshop.agent import chat
+from insightshop.extensions import db
+from insightshop.models.catalog import Product
+from insightshop.models.orders import Order
+from insightshop.models.reviews import Review
+from insightshop.services import cart
+from insightshop.services.actors import Actor
+from insightshop.services.shop_vocabulary import invalidate
+from tests.admin_helpers import make_admin
+
+
+@pytest.fixture
+def guest(demo_catalog):
+    invalidate()
+    return Actor(guest_id="outcome-guest")
+
+
+def lines(actor: Actor) -> list[tuple[int, str, str, int]]:
+    return sorted(
+        (ln.product.id, ln.variant.color, ln.variant.size, ln.item.quantity) for ln in cart.get_cart(actor).lines
+    )
+
+
+def say(actor: Actor, *messages: str, conversation: str | None = None) -> dict:
+    turn = None
+    for message in messages:
+        turn = chat.chat_turn(actor, message, conversation)
+        conversation = turn["conversation_id"]
+    return turn
+
+
+def approve(actor: Actor, turn: dict) -> dict:
+    pending = next(c for c in turn["tool_calls"] if c["outcome"] == "needs_confirmation")
+    return chat.confirm(actor, turn["conversation_id"], pending["confirmation_id"], True)
+
+
+@pytest.mark.parametrize("message", ["ad 2 larg whte shrts", "pls add 2 lrg wht shirts to my crt",
+                                     "add two large white shirts to the basket"])  # fmt: skip
+def test_typos_and_numbers_in_words_still_add_two_white_large_shirts(guest, message):
+    say(guest, message)
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("white", "L", 2)
+    assert db.session.get(Product, product_id).clothing_type == "shirt"
+
+
+@pytest.mark.skip(reason="enable after merging helper S: resolve_product prefers adult products without a department")
+def test_the_readme_example_puts_two_adult_white_large_shirts_in_the_cart(guest):
+    say(guest, "add 2 large white shirts into my cart")
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("white", "L", 2)
+    assert db.session.get(Product, product_id).category in ("men", "women")
+
+
+@pytest.mark.parametrize("message", ["add a blue hoodie in size S for my 6-year-old", "add a blue hoodie, size S, for my niece",
+                                     "add a blue hoodie in small for a 7 year old"])  # fmt: skip
+def test_ages_and_relations_mean_the_kids_department(guest, message):
+    say(guest, message)
+    [(product_id, _color, _size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "kids"
+
+
+@pytest.mark.parametrize("message", ["I almost removed the sneakers — no, leave them", "please don't clear my basket yet",
+                                     "I was going to delete the sneakers but never mind", "don't remove the sneakers"])  # fmt: skip
+def test_negated_or_hypothetical_removals_leave_the_cart_unchanged(guest, message):
+    cart.add_item(guest, 61, 1, "black", "M")
+    before = lines(guest)
+    turn = say(guest, message)
+    assert lines(guest) == before
+    assert turn["tool_calls"] == []
+
+
+@pytest.mark.parametrize("follow_up, expected", [("make that 3", 3), ("actually make it 5", 5), ("make that 1", 1)])
+def test_make_that_n_sets_the_last_added_lines_quantity(guest, follow_up, expected):
+    say(guest, "add product 1 in size L", follow_up)
+    assert lines(guest) == [(1, "white", "L", expected)]
+
+
+def test_make_that_3_counts_what_the_line_already_held(guest):
+    cart.add_item(guest, 1, 1, "white", "L")
+    say(guest, "add product 1 in size L", "make that 3")  # the line held 2 after the add
+    assert lines(guest) == [(1, "white", "L", 3)]
+
+
+def test_the_second_one_in_medium_adds_the_second_product_shown(guest):
+    shown = say(guest, "show me white shirts")
+    products = shown["tool_calls"][0]["result"]["products"]
+    second = next(p for p in products[1:2])
+    say(guest, "the second one in medium", conversation=shown["conversation_id"])
+    assert lines(guest) == [(second["id"], second["color"], "M", 1)]
+
+
+def test_the_cheapest_one_then_add_it(guest):
+    shown = say(guest, "show me white shirts")
+    products = shown["tool_calls"][0]["result"]["products"]
+    cheapest = min(products, key=lambda p: Decimal(p["price"]))
+    picked = say(guest, "the cheapest one", conversation=shown["conversation_id"])
+    assert picked["tool_calls"] == [] and cheapest["name"] in picked["reply"]
+    say(guest, "add it in medium", conversation=shown["conversation_id"])
+    assert [line[0] for line in lines(guest)] == [cheapest["id"]]
+
+
+def test_take_the_less_expensive_one_after_a_comparison(guest):
+    compared = say(guest, "compare the Crisp Poplin Dress Shirt with the Essential Crew Neck Tee")
+    assert compared["tool_calls"][0]["arguments"] == {"product_ids": [2, 13]}
+    took = say(guest, "take the less expensive one in navy, size M", conversation=compared["conversation_id"])
+    assert took["tool_calls"][0]["arguments"] == {
+        "product_id": 13,
+        "selected_size": "M",
+        "selected_color": "navy",
+        "quantity": 1,
+    }, took
+    assert [line[0] for line in lines(guest)] == [13], took["tool_calls"]
+
+
+def test_order_them_cheapest_first_reruns_the_search_sorted(guest):
+    shown = say(guest, "show me white shirts")
+    again = say(guest, "order them cheapest first", conversation=shown["conversation_id"])
+    [call] = again["tool_calls"]
+    assert call["name"] == "search_products" and call["arguments"]["sort_by"] == "price_low"
+    prices = [Decimal(p["price"]) for p in call["result"]["products"]]
+    assert prices == sorted(prices) and len(prices) >= 2
+
+
+def test_fine_clear_it_empties_the_cart_after_approval(guest):
+    cart.add_item(guest, 61, 1, "black", "M")
+    turn = say(guest, "show my cart", "fine, clear it")
+    assert lines(guest) != []  # a confirm tool: nothing happens before approval
+    approve(guest, turn)
+    assert lines(guest) == []
+
+
+def test_compare_by_product_name(guest):
+    turn = say(guest, "compare the Oxford Button-Down Shirt with the Crisp Poplin Dress Shirt")
+    [call] = turn["tool_calls"]
+    assert call["outcome"] == "executed"
+    names = [p["name"] for p in call["result"]["products"]]
+    assert names == ["Oxford Button-Down Shirt", "Crisp Poplin Dress Shirt"]
+
+
+def test_a_guest_reviews_by_chat_with_a_name(guest):
+    say(guest, "I'm Jordan, 5 stars for the linen shirt, love it")
+    review = db.session.query(Review).filter_by(guest_name="Jordan").one()
+    assert (review.guest_name, review.rating, review.comment) == ("Jordan", 5, "love it")
+    assert db.session.get(Product, review.product_id).name == "Relaxed Linen Shirt"
+
+
+def test_searching_with_a_removal_word_removes_nothing(guest):
+    cart.add_item(guest, 61, 1, "black", "M")
+    turn = say(guest, "show me drop shoulder sweaters")
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_products"]
+    assert lines(guest) == [(61, "black", "M", 1)]
+
+
+def test_checkout_by_chat_reuses_the_last_shipping_address(guest):
+    cart.add_item(guest, 61, 1, "black", "M")
+    first = say(guest, "checkout, ship to 9 Pine Rd, Austin, TX 73301, for Dana Lee, dana@example.com")
+    approve(guest, first)
+    order = db.session.query(Order).one()
+    assert (order.shipping_name, order.shipping_address, order.shipping_city) == ("Dana Lee", "9 Pine Rd", "Austin")
+    cart.add_item(guest, 13, 1, "navy", "M")
+    again = say(guest, "checkout")
+    [call] = again["tool_calls"]
+    assert call["outcome"] == "needs_confirmation"
+    assert call["arguments"] == {"email": "dana@example.com", "shipping_name": "Dana Lee",
+                                 "shipping_address": "9 Pine Rd", "shipping_city": "Austin", "shipping_state": "TX",
+                                 "shipping_zip": "73301", "shipping_country": "US"}  # fmt: skip
+
+
+def test_marking_shipped_without_carrier_asks_and_changes_nothing(demo_catalog):
+    admin = Actor(user=make_admin())
+    turn = say(admin, "mark order 3 as shipped")
+    assert turn["tool_calls"] == []
+    assert "carrier" in turn["reply"] and "tracking" in turn["reply"]
+
+
+def test_out_of_scope_questions_get_a_short_answer_not_a_search(guest):
+    turn = say(guest, "what's the weather like tomorrow?")
+    assert turn["tool_calls"] == [] and "InsightShop" in turn["reply"]
+
+
+def test_the_vocabulary_follows_the_catalog(guest):
+    from insightshop.services import shop_vocabulary
+
+    before = shop_vocabulary.current()
+    assert "oxford button-down shirt" in before.by_name
+    product = db.session.get(Product, 1)
+    product.name = "Heritage Oxford Shirt"
+    db.session.commit()
+    after = shop_vocabulary.current()
+    assert "heritage oxford shirt" in after.by_name and after is not before
+    assert shop_vocabulary.current() is after  # unchanged catalog: the cached vocabulary
