@@ -3,6 +3,8 @@ Cards are plain data (the API returns them as JSON; the panel renders them with 
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 PRODUCT_FIELDS = ("id", "name", "price", "list_price", "on_sale", "image_url", "url", "category", "color", "in_stock")
 MAX_PRODUCTS, MAX_SUGGESTIONS, MAX_CANDIDATES = 8, 4, 6
 CHOICE_ERRORS = ("variant_required", "ambiguous")
@@ -22,7 +24,17 @@ def _product(product: dict) -> dict:
         card["sold_out_sizes"] = [size for size in card["sizes"] if size not in in_stock]
     else:
         card["sold_out_sizes"] = []
+    card["shown_color"] = _shown_color(product, card["colors"])
     return card
+
+
+def _shown_color(product: dict, colors: list[str]) -> str | None:
+    """The colour the card's picture shows (a search shows the variant that matched): the colour its buttons add."""
+    shown = (
+        product.get("matched_color")
+        or parse_qs(urlsplit(str(product.get("image_url") or "")).query).get("color", [None])[0]
+    )
+    return shown if shown in colors else None
 
 
 def _products(data: dict) -> dict:
