@@ -184,3 +184,28 @@ def test_the_panel_at_desktop_and_phone_sizes(live_server, browser, tmp_path, wi
     assert covered == []
     page.screenshot(path=str(shots / f"page-bottom-{width}.png"))
     context.close()
+
+
+def test_log_me_out_in_chat_logs_the_browser_out(live_server, page):
+    from insightshop.models.accounts import LoginSession
+    from tests.factories import make_user
+
+    make_user("sam@example.com")
+    page.goto(f"{live_server}/login")
+    page.fill("#email", "sam@example.com")
+    page.fill("#password", "correct horse battery")
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page.get_by_role("button", name="Log out", exact=True)).to_be_visible()
+    page.locator(".assistant-toggle").click()
+
+    page.locator("#chat-input").fill("log me out")
+    page.locator("#assistant-panel form.chat-form button").click()
+
+    # The whole page reloads logged out (this one, the account page, now asks to log in).
+    expect(page.locator(".alert").filter(has_text="You are logged out.")).to_be_visible()
+    expect(page.get_by_role("link", name="Log in", exact=True)).to_be_visible()
+    db.session.expire_all()
+    assert db.session.query(LoginSession).one().revoked_at is not None
+    page.goto(f"{live_server}/account")
+    expect(page).to_have_url(f"{live_server}/login?next=%2Faccount")
+    assert page.console_errors == []
