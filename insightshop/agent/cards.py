@@ -16,6 +16,7 @@ UNMET_LABELS = {"color": "other colour", "clothing_type": "other kind", "categor
 def _product(product: dict) -> dict:
     """A product as a card shows it: what the shopper reads, and the sizes and colours its buttons offer."""
     card = {key: product.get(key) for key in PRODUCT_FIELDS}
+    card["url"], card["image_url"] = _safe_url(card["url"]), _safe_url(card["image_url"])
     variants = [v for v in product.get("variants") or [] if isinstance(v, dict)]
     card["sizes"] = list(product.get("available_sizes") or product.get("sizes") or [])
     card["colors"] = list(product.get("available_colors") or product.get("colors") or [])
@@ -26,6 +27,12 @@ def _product(product: dict) -> dict:
         card["sold_out_sizes"] = []
     card["shown_color"] = _shown_color(product, card["colors"])
     return card
+
+
+def _safe_url(url) -> str | None:
+    """Only the shop's own paths and web addresses become links (never javascript: or data: URLs)."""
+    text = str(url or "")
+    return text if text.startswith(("/", "https://", "http://")) and not text.startswith("//") else None
 
 
 def _shown_color(product: dict, colors: list[str]) -> str | None:

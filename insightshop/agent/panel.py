@@ -27,6 +27,7 @@ def add_from_card(actor: Actor, conversation_id: str | None, product_id: int, *,
     choice = " / ".join(filter(None, [color.capitalize() if color else None, size]))
     text = f"Add {quantity} × {product.name}" + (f" ({choice})" if choice else "")
     db.session.add(ChatMessage(conversation_id=conversation.id, role="user", content=text))
+    db.session.commit()  # stored before the tool runs: a failing tool rolls back only its own work
     arguments = {"product_id": product.id, "quantity": quantity}
     arguments |= {k: v for k, v in (("selected_size", size), ("selected_color", color)) if v}
     result = run_tool(CARD_TOOL, arguments, actor)

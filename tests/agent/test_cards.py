@@ -162,3 +162,13 @@ def test_suggestions_say_what_they_miss_and_decided_confirmations_have_no_button
 
     assert "Closest matches" in html and "Other colour, above your budget" in html
     assert "<button" not in decided and "✓ Approved" in decided and 'id="confirm-actions-abc"' in decided
+
+
+def test_only_the_shops_own_links_become_links(app):
+    hostile = PRODUCT | {"url": "javascript:alert(1)", "image_url": "data:text/html,<script>alert(1)</script>"}
+    card = cards.card_for("search_products", {"products": [hostile]})
+    with app.test_request_context("/"):
+        html = render(card)
+
+    assert card["products"][0]["url"] is None and card["products"][0]["image_url"] is None
+    assert "javascript:" not in html and "data:" not in html and 'href="#"' in html

@@ -117,11 +117,15 @@ def test_a_size_button_adds_that_product_by_name_and_the_conversation_remembers_
 
 
 def test_a_product_button_without_a_size_asks_with_size_buttons_once(client):
+    from insightshop.models.conversations import ChatMessage
+
     white, _navy, _dress = shop()
     html = client.post("/chat/add", data={"product_id": white.id, "quantity": 1, "csrf_token": csrf_token(client)},
                        headers=HX).get_data(as_text=True)  # fmt: skip
 
     assert db.session.query(CartItem).count() == 0
+    assert [m.content for m in db.session.query(ChatMessage).order_by(ChatMessage.id)] == [
+        "Add 1 × Oxford Shirt", "Which size of Oxford Shirt would you like?"]  # fmt: skip
     assert html.count("Which size of Oxford Shirt would you like?") == 1
     assert 'value="M">M</button>' in html and 'value="L">L</button>' in html
     assert "Choose a colour" not in html and "chat-error" not in html
