@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from flask import Blueprint, flash, make_response, redirect, request, session, url_for
+from flask import Blueprint, flash, has_request_context, make_response, redirect, request, session, url_for
 from jinja2_fragments.flask import render_blocks
 
 from ..agent import chat, panel
@@ -32,7 +32,7 @@ def _conversation_id() -> str | None:
 @assistant.app_context_processor
 def chat_panel_state():
     """Whether the panel has a conversation to load when the page loads (no query: only the session is read)."""
-    return {"chat_conversation_active": bool(_conversation_id())}
+    return {"chat_conversation_active": has_request_context() and bool(_conversation_id())}
 
 
 @assistant.get("/chat")
@@ -105,10 +105,6 @@ def forget():
             chat.delete_conversation(current_actor(), _conversation_id())
         session.pop(CONVERSATION_KEY, None)
     return redirect(url_for("assistant.show_chat"), 303)
-
-
-def _conversation_id() -> str | None:
-    return session.get(CONVERSATION_KEY)
 
 
 def _messages() -> list[dict]:
