@@ -38,7 +38,10 @@ def add_from_card(actor: Actor, conversation_id: str | None, product_id: int, *,
         choice_card = cards.choice_card(CARD_TOOL, arguments, result["error"])
         turn_cards = [choice_card] if choice_card else []
         reply = choice_prompt(choice_card) if choice_card else replies.error_text(entry)
-    conversation.context = conversation_context.remember(dict(conversation.context or {}), [entry])
+    context = dict(conversation.context or {})
+    if result["ok"]:  # engines read the last executed tool from here ("make that 2" follows an add)
+        context["last_action"] = CARD_TOOL
+    conversation.context = conversation_context.remember(context, [entry])
     conversation.updated_at = utcnow()
     db.session.add(ChatMessage(conversation_id=conversation.id, role="assistant", content=reply, tool_calls=[entry],
                                cards=turn_cards, engine="panel"))  # fmt: skip

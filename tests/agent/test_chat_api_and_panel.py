@@ -113,6 +113,7 @@ def test_a_size_button_adds_that_product_by_name_and_the_conversation_remembers_
         0
     ] == "Add 1 × Oxford Shirt (White / L)"
     assert conversation.context["last_product_id"] == white.id  # "make that 2" has something to point at
+    assert conversation.context["last_action"] == "cart_add_item"
     assert "Add 1 × Oxford Shirt (White / L)" in client.get("/chat/log", headers=HX).get_data(as_text=True)
 
 
