@@ -192,7 +192,3 @@ def error_card(message: str) -> dict:
 
 def login_card() -> dict:
     return {"type": "login_form"}
-
-
-def logged_out_card() -> dict:
-    return {"type": "logged_out"}
