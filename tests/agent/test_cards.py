@@ -74,3 +74,101 @@ def test_assistant_text_is_escaped_with_a_tiny_markdown_subset():
     assert html.startswith("<strong>Done</strong>")
     assert '<a href="/orders/7/pay">/orders/7/pay</a>' in html
     assert "<script>" not in html and 'href="javascript' not in html
+
+
+def render(card) -> str:
+    return render_template_string(TEMPLATE, card=card)
+
+
+def test_a_multi_size_product_card_offers_its_sizes_as_buttons_that_add_it_by_id(app):
+    data = {"products": [PRODUCT | {"available_colors": ["white"], "variants": [
+        {"color": "white", "size": "M", "stock": 0, "in_stock": False}, {"color": "white", "size": "L", "stock": 3, "in_stock": True}]}]}  # fmt: skip
+    card = cards.card_for("search_products", data)
+    with app.test_request_context("/"):
+        html = render(card)
+
+    assert card["products"][0] | {"price": None} == card["products"][0] | {
+        "sizes": ["M", "L"], "colors": ["white"], "sold_out_sizes": ["M"], "price": None}  # fmt: skip
+    assert 'action="/chat/add"' in html and 'name="product_id" value="1"' in html
+    assert '<button class="size-chip" type="submit" name="size" value="L">L</button>' in html
+    assert 'value="M" disabled' in html  # sold out in every colour
+    assert 'type="radio"' not in html and 'name="color" value="white"' in html  # one colour: never asked
+    assert "add product" not in html and "Oxford &lt;Shirt&gt;" in html
+
+
+def test_several_colours_are_offered_and_a_single_size_needs_no_choice(app):
+    several = PRODUCT | {"id": 5, "available_colors": ["white", "navy"], "available_sizes": ["M", "L"]}
+    one_size = PRODUCT | {"id": 6, "available_colors": ["red"], "available_sizes": ["S"]}
+    with app.test_request_context("/"):
+        html = render(cards.card_for("search_products", {"products": [several, one_size]}))
+
+    assert html.count('type="radio" name="color"') == 2 and 'value="navy"' in html
+    single = html.split('name="product_id" value="6"')[1]
+    assert (
+        '<input type="hidden" name="size" value="S">' in single
+        and "Add to cart" in single
+        and "size-chip" not in single
+    )
+
+
+def test_variant_required_becomes_a_card_with_the_products_sizes(app):
+    from tests.mcp.tool_cases import shop
+
+    white, _navy, _dress = shop()
+    legacy = {"code": "variant_required", "message": "Choose a colour and size of Oxford Shirt",
+              "details": [{"field": "selected_size", "message": "choose one of: M, L"}]}  # fmt: skip
+    detailed = legacy | {"details": {"product_id": white.id, "sizes": ["M", "L"], "colours": ["white"]}}
+    with app.test_request_context("/"):
+        from_arguments = cards.choice_card("cart_add_item", {"product_id": white.id, "quantity": 2}, legacy)
+        from_details = cards.choice_card("cart_add_item", {"clothing_type": "shirt"}, detailed)
+        html = render(from_details)
+
+    for card in (from_arguments, from_details):
+        assert card["type"] == "variant_choice" and card["product"]["id"] == white.id
+        assert card["product"]["name"] == "Oxford Shirt" and card["product"]["sizes"] == ["M", "L"]
+    assert from_arguments["quantity"] == 2
+    assert 'value="M">M</button>' in html and 'value="L">L</button>' in html and "Oxford Shirt" in html
+    assert "Choose a colour" not in html  # the card asks with buttons; the error is not repeated
+
+
+def test_ambiguous_becomes_a_card_with_one_choice_per_candidate(app):
+    error = {"code": "ambiguous", "message": "Several products match equally well",
+             "details": [{"product_id": 1, "name": "Oxford <b>Shirt</b>", "category": "men", "color": "white", "price": "40.00", "sizes": ["M", "L"]},
+                         {"product_id": 2, "name": "Kids Oxford", "category": "kids", "color": "white", "price": "20.00", "sizes": ["S"]}]}  # fmt: skip
+    card = cards.choice_card("cart_add_item", {"clothing_type": "shirt", "selected_size": "L", "quantity": 2}, error)
+    with app.test_request_context("/"):
+        html = render(card)
+
+    assert card["type"] == "choices" and [c["product_id"] for c in card["candidates"]] == [1, 2]
+    assert card["size"] == "L" and card["quantity"] == 2
+    assert html.count('action="/chat/add"') == 2 and html.count('name="size" value="L"') == 2
+    assert 'name="quantity" value="2"' in html and "Oxford &lt;b&gt;Shirt&lt;/b&gt;" in html and "<b>Shirt" not in html
+
+
+def test_other_failures_get_no_choice_card():
+    assert cards.choice_card("cart_add_item", {}, {"code": "out_of_stock", "message": "x", "details": []}) is None
+    assert (
+        cards.choice_card("cart_remove_item", {}, {"code": "ambiguous", "message": "x", "details": [{"product_id": 1}]})
+        is None
+    )
+    assert cards.choice_card("cart_add_item", {}, {"code": "variant_required", "message": "x", "details": []}) is None
+
+
+def test_suggestions_say_what_they_miss_and_decided_confirmations_have_no_buttons(app):
+    data = {"products": [], "suggestions": [PRODUCT | {"unmet": ["color", "max_price"]}], "pagination": {"total": 0}}
+    with app.test_request_context("/"):
+        html = render(cards.card_for("search_products", data))
+        decided = render(cards.confirmation_card("abc", "cart_clear", "Remove everything.") | {"status": "approved"})
+
+    assert "Closest matches" in html and "Other colour, above your budget" in html
+    assert "<button" not in decided and "✓ Approved" in decided and 'id="confirm-actions-abc"' in decided
+
+
+def test_only_the_shops_own_links_become_links(app):
+    hostile = PRODUCT | {"url": "javascript:alert(1)", "image_url": "data:text/html,<script>alert(1)</script>"}
+    card = cards.card_for("search_products", {"products": [hostile]})
+    with app.test_request_context("/"):
+        html = render(card)
+
+    assert card["products"][0]["url"] is None and card["products"][0]["image_url"] is None
+    assert "javascript:" not in html and "data:" not in html and 'href="#"' in html

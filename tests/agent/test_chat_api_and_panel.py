@@ -91,3 +91,107 @@ def test_panel_is_on_every_page_and_chat_works_without_javascript(client, script
     page = client.get("/chat").get_data(as_text=True)
 
     assert response.status_code == 303 and "Hello there!" in page and ">hi</p>" in page
+
+
+HX = {"HX-Request": "true"}
+
+
+def test_a_size_button_adds_that_product_by_name_and_the_conversation_remembers_it(client):
+    from insightshop.models.conversations import ChatMessage, Conversation
+
+    white, _navy, _dress = shop()
+    response = client.post("/chat/add", data={"product_id": white.id, "size": "L", "color": "white", "quantity": 1,
+                                              "csrf_token": csrf_token(client)}, headers=HX)  # fmt: skip
+    html = response.get_data(as_text=True)
+
+    item = db.session.query(CartItem).one()
+    assert (item.variant.product_id, item.variant.size, item.quantity) == (white.id, "L", 1)
+    assert '<div class="chat-msg chat-msg--user"><p>Add 1 × Oxford Shirt (White / L)</p></div>' in html
+    assert "Your cart" in html and response.headers["HX-Trigger"] == "cart-changed"
+    conversation = db.session.query(Conversation).one()
+    assert [m.content for m in db.session.query(ChatMessage).order_by(ChatMessage.id)][
+        0
+    ] == "Add 1 × Oxford Shirt (White / L)"
+    assert conversation.context["last_product_id"] == white.id  # "make that 2" has something to point at
+    assert conversation.context["last_action"] == "cart_add_item"
+    assert "Add 1 × Oxford Shirt (White / L)" in client.get("/chat/log", headers=HX).get_data(as_text=True)
+
+
+def test_a_product_button_without_a_size_asks_with_size_buttons_once(client):
+    from insightshop.models.conversations import ChatMessage
+
+    white, _navy, _dress = shop()
+    html = client.post("/chat/add", data={"product_id": white.id, "quantity": 1, "csrf_token": csrf_token(client)},
+                       headers=HX).get_data(as_text=True)  # fmt: skip
+
+    assert db.session.query(CartItem).count() == 0
+    assert [m.content for m in db.session.query(ChatMessage).order_by(ChatMessage.id)] == [
+        "Add 1 × Oxford Shirt", "Which size of Oxford Shirt would you like?"]  # fmt: skip
+    assert html.count("Which size of Oxford Shirt would you like?") == 1
+    assert 'value="M">M</button>' in html and 'value="L">L</button>' in html
+    assert "Choose a colour" not in html and "chat-error" not in html
+
+
+def test_an_unknown_product_or_an_expired_token_adds_nothing(client):
+    shop()
+    unknown = client.post(
+        "/chat/add", data={"product_id": 999, "size": "L", "csrf_token": csrf_token(client)}, headers=HX
+    )
+    expired = client.post("/chat/add", data={"product_id": 1, "size": "L", "csrf_token": "stale"}, headers=HX)
+
+    assert unknown.status_code == 422 and "Product 999 does not exist" in unknown.get_data(as_text=True)
+    assert expired.status_code == 400  # the panel's script shows "Your session has expired…" for it
+    assert db.session.query(CartItem).count() == 0
+
+
+def test_every_page_loads_the_current_conversation_into_the_panel(client, script):  # noqa: F811
+    script(reply="Hello <there>!")
+    assert 'hx-get="/chat/log"' not in client.get("/").get_data(as_text=True)  # nothing to load yet
+
+    client.post("/chat/message", data={"message": "hi <b>", "csrf_token": csrf_token(client)}, headers=HX)
+    page = client.get("/cart").get_data(as_text=True)
+    log = client.get("/chat/log", headers=HX).get_data(as_text=True)
+
+    assert 'hx-get="/chat/log" hx-trigger="load"' in page
+    assert "<p>hi &lt;b&gt;</p>" in log and "Hello &lt;there&gt;!" in log and "<html" not in log
+
+
+def test_approve_replaces_its_buttons_with_the_decision(client, script):  # noqa: F811
+    shop()
+    script(Call("cart_add_item", {"product_id": 1, "selected_size": "L"}), Call("cart_clear", {}))
+    html = client.post("/chat/message", data={"message": "add and clear", "csrf_token": csrf_token(client)},
+                       headers=HX).get_data(as_text=True)  # fmt: skip
+    confirmation_id = html.split('id="confirm-')[1].split('"')[0]
+
+    done = client.post(f"/chat/confirm/{confirmation_id}", data={"approve": "1", "csrf_token": csrf_token(client)},
+                       headers=HX).get_data(as_text=True)  # fmt: skip
+    again = client.post(f"/chat/confirm/{confirmation_id}", data={"approve": "1", "csrf_token": csrf_token(client)},
+                        headers=HX)  # fmt: skip
+    log = client.get("/chat/log", headers=HX).get_data(as_text=True)
+
+    assert (
+        f'<p class="chat-confirm-status" id="confirm-actions-{confirmation_id}" hx-swap-oob="true">✓ Approved</p>'
+        in done
+    )
+    assert again.status_code == 422 and "already approved" in again.get_data(as_text=True)
+    assert "✓ Approved" in log and f'hx-post="/chat/confirm/{confirmation_id}"' not in log
+
+
+def test_log_me_out_in_chat_ends_the_browser_session(client, script):  # noqa: F811
+    from insightshop.models.accounts import LoginSession
+    from tests.factories import make_user
+
+    make_user("sam@example.com")
+    client.post("/login", data={"email": "sam@example.com", "password": "correct horse battery",
+                                "csrf_token": csrf_token(client, "/login")})  # fmt: skip
+    assert client.get("/account").status_code == 200
+    script(Call("auth_logout", {}))
+
+    response = client.post(
+        "/chat/message", data={"message": "log me out", "csrf_token": csrf_token(client)}, headers=HX
+    )
+
+    assert response.headers["HX-Refresh"] == "true"
+    assert db.session.query(LoginSession).one().revoked_at is not None
+    assert client.get("/account").status_code == 302  # this browser is logged out
+    assert "You are logged out." in client.get("/").get_data(as_text=True)
