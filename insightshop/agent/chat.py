@@ -145,7 +145,7 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
         result = run_tool(tool, arguments, actor)  # confirmed: the person approved this very call
         entry = _entry(tool, arguments, result)
         tool_calls.append(entry)
-        card = cards.card_for(tool, result["data"]) if result["ok"] else None  # an error is said once, in the reply
+        card = cards.card_for(tool, result["data"]) if result["ok"] else cards.choice_card(tool, arguments, result["error"])
         if card:
             turn_cards.append(card)
         reply = replies.compose(tool_calls)
@@ -200,7 +200,10 @@ def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments:
         entry = {"name": name, "arguments": arguments, "outcome": "needs_confirmation", **proposal}
         return entry, cards.confirmation_card(proposal["confirmation_id"], name, proposal["summary"])
     entry = _entry(name, arguments, result)
-    return entry, cards.card_for(name, result["data"]) if result["ok"] else None  # errors: said once, in the reply
+    if result["ok"]:
+        return entry, cards.card_for(name, result["data"])
+    # A missing choice (size, colour, which product) gets buttons; other errors are said once, in the reply.
+    return entry, cards.choice_card(name, arguments, result["error"])
 
 
 def _remote_entry(conversation: Conversation, entry: dict) -> dict:

@@ -308,7 +308,7 @@ def test_an_api_failure_after_a_tool_ran_ends_the_turn_without_running_it_again(
 
     assert db.session.query(CartItem).one().quantity == 2  # not 4
     assert [c["outcome"] for c in turn["tool_calls"]] == ["executed"]
-    assert "stopped partway" in turn["reply"] and "I've added 2 × Oxford Shirt (White / L)" in turn["reply"]
+    assert "stopped partway" in turn["reply"] and "Added 2 × Oxford Shirt (Men's, White, L)" in turn["reply"]
     assert "built-in assistant answered" not in turn["reply"]
 
 
