@@ -15,6 +15,7 @@ HTTP_CODES = {
     404: ErrorCode.NOT_FOUND,
     405: ErrorCode.METHOD_NOT_ALLOWED,
     409: ErrorCode.CONFLICT,
+    413: ErrorCode.PAYLOAD_TOO_LARGE,
     415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     429: ErrorCode.RATE_LIMITED,
 }
@@ -61,7 +62,7 @@ def handle_http_error(error: HTTPException):
         code = HTTP_CODES.get(status, ErrorCode.BAD_REQUEST if status < 500 else ErrorCode.INTERNAL_ERROR)
         headers = {"Allow": ", ".join(error.valid_methods)} if getattr(error, "valid_methods", None) else None
         return error_response(status, code, error.description or error.name, headers=headers)
-    titles = {404: "Page not found", 405: "Not allowed", 500: "Something went wrong"}
+    titles = {404: "Page not found", 405: "Not allowed", 413: "That was too much at once", 500: "Something went wrong"}
     return _page(status, titles.get(status, error.name), error.description or "")
 
 
