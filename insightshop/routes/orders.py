@@ -8,7 +8,7 @@ import uuid
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from ..forms.checkout import CardForm, CheckoutForm, LookupForm, ReturnForm
-from ..services import cart, order_receipts, orders, payments, returns
+from ..services import cart, order_receipts, order_timeline, orders, payments, returns
 from ..services.errors import DomainError, NotFound
 from ..services.payments import offline
 from ..services.rate_limits import RateLimited
@@ -113,7 +113,8 @@ def pay(order_id: int):
 @order_pages.get("/orders/<int:order_id>")
 def show_order(order_id: int):
     order = _order(order_id)
-    return render_template("orders/order.html", order=order, return_form=ReturnForm())
+    return render_template("orders/order.html", order=order, timeline=order_timeline.customer_timeline(order),
+                           return_form=ReturnForm())  # fmt: skip
 
 
 @order_pages.get("/orders/<int:order_id>/receipt")
@@ -171,4 +172,6 @@ def track():
             order = orders.track_order(number)
         except NotFound as problem:
             error = problem.message
-    return render_template("orders/track.html", number=number, order=order, error=error), 404 if error else 200
+    timeline = order_timeline.customer_timeline(order, public=True) if order else []
+    return render_template("orders/track.html", number=number, order=order, timeline=timeline,
+                           error=error), 404 if error else 200  # fmt: skip
