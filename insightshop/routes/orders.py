@@ -8,12 +8,13 @@ import uuid
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from ..forms.checkout import CardForm, CheckoutForm, LookupForm, ReturnForm
-from ..services import cart, order_receipts, order_timeline, orders, payments, returns
+from ..services import cart, order_receipts, order_timeline, orders, payments, pricing, returns
 from ..services.errors import DomainError, NotFound
 from ..services.payments import offline
 from ..services.rate_limits import RateLimited
 from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
+from ..web.rendering import render_page
 from ..web.security_headers import STRIPE_CONTENT_SECURITY_POLICY
 
 order_pages = Blueprint("orders", __name__)
@@ -59,9 +60,7 @@ def checkout():
     form = CheckoutForm()
     if request.method == "GET":
         form.idempotency_key.data = uuid.uuid4().hex
-        if actor.user:
-            form.email.data = actor.user.email
-            form.shipping_name.data = actor.user.display_name
+        _prefill(form, actor)
     if form.validate_on_submit():
         details = orders.ShippingDetails(**{name: getattr(form, name).data or None for name in (
             "email", "shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip",
@@ -76,9 +75,24 @@ def checkout():
         else:
             remember_order(order)
             return redirect(url_for("orders.pay", order_id=order.id), 303)
-    quote = orders.quote(actor, form.shipping_method.data or "standard")
+    method = form.shipping_method.data if form.is_submitted() else request.args.get("shipping_method", "standard")
+    method = method if method in pricing.SHIPPING_METHODS else "standard"
+    form.shipping_method.data = method
     status = 422 if form.is_submitted() else 200
-    return render_template("orders/checkout.html", form=form, cart=current, quote=quote), status
+    # The radio buttons ask for the summary block alone (htmx) so the total always shows what payment will charge.
+    return render_page("orders/checkout.html", ["checkout_summary"], status, form=form, cart=current,
+                       quote=orders.quote(actor, method), delivery=orders.delivery_options(actor),
+                       free_from=pricing.free_shipping_threshold())  # fmt: skip
+
+
+def _prefill(form: CheckoutForm, actor) -> None:
+    """The last address this shopper (or this guest's abandoned checkout) used, else their account's name."""
+    last = orders.last_shipping_details(actor) or {}
+    for name, value in last.items():
+        getattr(form, name).data = value
+    if actor.user:
+        form.email.data = form.email.data or actor.user.email
+        form.shipping_name.data = form.shipping_name.data or actor.user.display_name
 
 
 @order_pages.route("/orders/<int:order_id>/pay", methods=["GET", "POST"])

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
+from decimal import Decimal
 from typing import TypeVar
 
 from flask import current_app
@@ -86,6 +87,14 @@ def quote(actor: Actor, method: str = "standard") -> pricing.Totals:
     book = pricing.PriceBook()
     current = carts.get_cart(actor)
     return pricing.totals([(book.price_of(line.product), line.item.quantity) for line in current.lines], method)
+
+
+def delivery_options(actor: Actor) -> list[pricing.DeliveryOption]:
+    """The shipping methods with their cost for the actor's cart (free standard shipping applied)."""
+    book = pricing.PriceBook()
+    current = carts.get_cart(actor)
+    merchandise = sum((book.price_of(line.product).price * line.item.quantity for line in current.lines), Decimal("0"))
+    return pricing.delivery_options(merchandise)
 
 
 def write_transaction(work: Callable[[], T]) -> T:
