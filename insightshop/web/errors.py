@@ -50,7 +50,8 @@ def error_response(status: int, code: str, message: str, details: list | None = 
 
 
 def _page(status: int, title: str, message: str):
-    return render_template("errors/error.html", status=status, title=title, message=message), status
+    # compare_ids=[]: a product page's 404 is an error page, not a place to compare from.
+    return render_template("errors/error.html", status=status, title=title, message=message, compare_ids=[]), status
 
 
 def handle_domain_error(error: DomainError):
