@@ -171,6 +171,10 @@ def lookup():
             order = orders.order_status(form.order_id.data, form.email.data)
         except NotFound as problem:
             error = problem.message
+        else:
+            if order.user_id is None:  # a guest order: number + email open its full page in this browser
+                remember_order(order)
+                return redirect(url_for("orders.show_order", order_id=order.id), 303)
     status = 404 if error else 422 if form.is_submitted() and not order else 200
     return render_template("orders/lookup.html", form=form, order=order, error=error), status
 
