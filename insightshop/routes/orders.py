@@ -128,7 +128,9 @@ def pay(order_id: int):
 def show_order(order_id: int):
     order = _order(order_id)
     return render_template("orders/order.html", order=order, timeline=order_timeline.customer_timeline(order),
-                           return_form=ReturnForm())  # fmt: skip
+                           return_form=ReturnForm(), returns=returns.returns_for_order(order),
+                           returnable=returns.returnable_quantities(order),
+                           return_days=current_app.config["RETURN_WINDOW_DAYS"])  # fmt: skip
 
 
 @order_pages.get("/orders/<int:order_id>/receipt")
