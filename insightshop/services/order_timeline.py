@@ -67,6 +67,8 @@ def _status_text(event: OrderEvent, order: Order) -> str:
     text = STATUS_TEXT.get(event.status, event.status.replace("_", " ").capitalize())
     if event.status == "shipped" and order.carrier:
         text += f" with {order.carrier}"
+    if event.status == "paid" and order.is_test_payment:
+        text += " (test payment: no money moved)"
     return text
 
 
