@@ -30,7 +30,7 @@ from ..models.cart import CartItem
 from ..models.catalog import ProductVariant
 from ..models.orders import Order, OrderEvent, OrderItem
 from . import cart as carts
-from . import pricing, rate_limits
+from . import order_events, pricing, rate_limits
 from .accounts import normalise_email
 from .actors import Actor
 from .errors import Conflict, DomainError, ErrorCode, Invalid, NotFound
@@ -258,6 +258,8 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         ))  # fmt: skip
     order.events.append(OrderEvent(status="pending", note="Order placed", actor=_actor_label(actor)))
     db.session.add(order)
+    db.session.flush()  # the order number goes into its email
+    order_events.announce(order, "placed")
     db.session.commit()
     return order
 
@@ -326,6 +328,8 @@ def set_status(order: Order, status: str, *, actor_label: str, note: str = "", c
     if status == "delivered":
         order.delivered_at = utcnow()
     order.events.append(OrderEvent(status=status, note=note, actor=actor_label))
+    if status in ("shipped", "delivered", "cancelled"):
+        order_events.announce(order, status, note=note)
     if commit:
         db.session.commit()
 

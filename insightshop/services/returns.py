@@ -12,7 +12,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models.base import utcnow
 from ..models.orders import Order, OrderEvent, ReturnItem, ReturnRequest
-from . import orders, pricing
+from . import order_events, orders, pricing
 from .actors import Actor
 from .errors import Conflict, ErrorCode, Forbidden, Invalid, NotFound
 from .payments import provider_for
@@ -48,6 +48,8 @@ def _request_locked(order, items: list[dict]) -> ReturnRequest:
         )
     db.session.add(request)
     order.events.append(OrderEvent(status=order.status, note="Return requested", actor=order.email))
+    db.session.flush()
+    order_events.announce(order, "return_requested", return_id=request.id)
     db.session.commit()
     return request
 
@@ -90,6 +92,7 @@ def _decide_locked(actor: Actor, order, request: ReturnRequest, approve: bool, n
         order.events.append(
             OrderEvent(status=order.status, note=f"Return #{request.id} rejected", actor=actor.user.email)
         )
+        order_events.announce(order, "return_rejected", return_id=request.id, note=note)
         return
     goods = sum((ri.order_item.unit_price * ri.quantity for ri in request.items), Decimal("0"))
     base = order.subtotal - order.discount
@@ -102,6 +105,7 @@ def _decide_locked(actor: Actor, order, request: ReturnRequest, approve: bool, n
     request.status, request.refund_amount = "approved", amount
     order.events.append(OrderEvent(status=order.status, note=f"Return #{request.id} approved, refunded {amount:.2f}",
                                    actor=actor.user.email))  # fmt: skip
+    order_events.announce(order, "return_approved", return_id=request.id, refund=str(amount))
 
 
 @dataclass(frozen=True)

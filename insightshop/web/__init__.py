@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import auth, errors, filters, request_guard, security_headers
+from . import auth, errors, filters, order_mail, request_guard, security_headers
 
 
 def register_web(app: Flask) -> None:
@@ -13,3 +13,4 @@ def register_web(app: Flask) -> None:
     filters.init_app(app)
     errors.init_app(app)
     request_guard.init_app(app)
+    order_mail.init_app(app)
