@@ -38,7 +38,9 @@ def create_app(config: dict | None = None) -> Flask:
     from .cli import register_cli
     from .routes import register_blueprints
     from .web import register_web
+    from .web.request_guard import install_converters
 
+    install_converters(app)
     register_blueprints(app)
     register_web(app)
     register_cli(app)

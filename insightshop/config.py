@@ -62,6 +62,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "ORDER_LINK_MINUTES": int(os.environ.get("ORDER_LINK_MINUTES", "60")),
         "CHECKOUT_LIMIT_PER_CLIENT": os.environ.get("CHECKOUT_LIMIT_PER_CLIENT", "10 per 10 minutes"),
         "CHECKOUT_LIMIT_PER_OWNER": os.environ.get("CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes"),
+        # Request bodies above this answer 413 (uploads that need more raise it for their own route).
+        "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_REQUEST_BYTES", str(1024 * 1024))),
         "RETURN_WINDOW_DAYS": 30,
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)

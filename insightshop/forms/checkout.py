@@ -7,6 +7,7 @@ from wtforms import EmailField, HiddenField, IntegerField, RadioField, StringFie
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
 
+from ..schemas.validation import DB_INT_MAX
 from ..services.shop_policies import DELIVERY_OPTIONS, delivery_label
 
 
@@ -35,11 +36,14 @@ class CardForm(FlaskForm):
 
 
 class LookupForm(FlaskForm):
-    order_id = IntegerField("Order number", validators=[DataRequired(), NumberRange(min=1)])
+    order_id = IntegerField(
+        "Order number",
+        validators=[DataRequired(), NumberRange(min=1, max=DB_INT_MAX, message="No order has that number")],
+    )
     email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=255)])
 
 
 class ReturnForm(FlaskForm):
-    order_item_id = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
+    order_item_id = IntegerField(validators=[DataRequired(), NumberRange(min=1, max=DB_INT_MAX)])
     quantity = IntegerField("Quantity", default=1, validators=[DataRequired(), NumberRange(min=1, max=10)])
     reason = TextAreaField("Reason", validators=[DataRequired(), Length(min=3, max=500)])

@@ -8,10 +8,11 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..models.cart import MAX_LINE_QUANTITY
+from ..schemas.validation import DB_INT_MAX
 
 
 class AddToCartForm(FlaskForm):
-    product_id = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
+    product_id = IntegerField(validators=[DataRequired(), NumberRange(min=1, max=DB_INT_MAX)])
     color = HiddenField(validators=[Optional(), Length(max=50)])
     size = HiddenField(validators=[Optional(), Length(max=20)])
     quantity = IntegerField(

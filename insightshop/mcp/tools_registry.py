@@ -15,7 +15,14 @@ from pathlib import Path
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import SchemaError
 
-from ..schemas.validation import MAX_DETAILS, describe_error, find_non_finite, shorten
+from ..schemas.validation import (
+    MAX_DETAILS,
+    describe_error,
+    find_control_character,
+    find_non_finite,
+    shorten,
+    with_column_limits,
+)
 
 TOOL_FILES = (
     Path(__file__).with_name("insight_shop_tools.json"),
@@ -81,7 +88,7 @@ class Registry:
                     raise ToolDefinitionError(f"{path}: tool {definition['name']} is defined twice")
                 self.definitions[definition["name"]] = definition
         self.validators = {
-            name: Draft202012Validator(d["input_schema"], format_checker=FormatChecker())
+            name: Draft202012Validator(with_column_limits(d["input_schema"]), format_checker=FormatChecker())
             for name, d in self.definitions.items()
         }
         self._llm_tools = {
@@ -163,6 +170,9 @@ def check_tool_call(tool_name: str, arguments, is_admin: bool) -> tuple[str, str
     non_finite = find_non_finite(arguments)
     if non_finite:
         return "invalid_arguments", f"Invalid input: {shorten(non_finite)} must be a finite number, not NaN or Infinity"
+    control = find_control_character(arguments)
+    if control:
+        return "invalid_arguments", f"Invalid input: {shorten(control)} contains a control character (such as a NUL byte)"
     if not validator.is_valid(arguments):
         messages = sorted({describe_error(error)["message"] for error in validator.iter_errors(arguments)})
         more = f"; and {len(messages) - MAX_DETAILS} more problems" if len(messages) > MAX_DETAILS else ""

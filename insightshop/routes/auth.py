@@ -118,7 +118,9 @@ def verify_email(token: str):
     try:
         user = accounts.verify_email(token)
     except DomainError as error:
-        return render_template("errors/error.html", status=400, title="Confirmation failed", message=error.message), 400
+        return render_template("errors/error.html", status=400, title="This confirmation link does not work",
+                               message=f"{error.message} — your account page can send a new one.",
+                               next_url=url_for("auth.account"), next_label="Go to your account"), 400  # fmt: skip
     flash(f"Thanks — {user.email} is confirmed.", "success")
     return redirect(url_for("auth.account") if current_actor().user else url_for("auth.login"))
 

@@ -49,6 +49,8 @@ def toggle(product_id: int):
 def clear():
     if EmptyForm().validate_on_submit():
         save_tray([])
+    if is_fragment_request():  # the tray's own close button: swap in the (now empty) tray
+        return render_blocks("compare/_toggle.html", ["compare_tray"], compare_ids=compare_tray(), fragment=False)
     return redirect(url_for("compare.show_comparison"), 303)
 
 

@@ -8,12 +8,13 @@ import uuid
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from ..forms.checkout import CardForm, CheckoutForm, LookupForm, ReturnForm
-from ..services import cart, order_receipts, orders, payments, returns
+from ..services import cart, order_receipts, order_timeline, orders, payments, pricing, returns
 from ..services.errors import DomainError, NotFound
 from ..services.payments import offline
 from ..services.rate_limits import RateLimited
 from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
+from ..web.rendering import render_page
 from ..web.security_headers import STRIPE_CONTENT_SECURITY_POLICY
 
 order_pages = Blueprint("orders", __name__)
@@ -59,9 +60,7 @@ def checkout():
     form = CheckoutForm()
     if request.method == "GET":
         form.idempotency_key.data = uuid.uuid4().hex
-        if actor.user:
-            form.email.data = actor.user.email
-            form.shipping_name.data = actor.user.display_name
+        _prefill(form, actor)
     if form.validate_on_submit():
         details = orders.ShippingDetails(**{name: getattr(form, name).data or None for name in (
             "email", "shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip",
@@ -76,9 +75,24 @@ def checkout():
         else:
             remember_order(order)
             return redirect(url_for("orders.pay", order_id=order.id), 303)
-    quote = orders.quote(actor, form.shipping_method.data or "standard")
+    method = form.shipping_method.data if form.is_submitted() else request.args.get("shipping_method", "standard")
+    method = method if method in pricing.SHIPPING_METHODS else "standard"
+    form.shipping_method.data = method
     status = 422 if form.is_submitted() else 200
-    return render_template("orders/checkout.html", form=form, cart=current, quote=quote), status
+    # The radio buttons ask for the summary block alone (htmx) so the total always shows what payment will charge.
+    return render_page("orders/checkout.html", ["checkout_summary"], status, form=form, cart=current,
+                       quote=orders.quote(actor, method), delivery=orders.delivery_options(actor),
+                       free_from=pricing.free_shipping_threshold())  # fmt: skip
+
+
+def _prefill(form: CheckoutForm, actor) -> None:
+    """The last address this shopper (or this guest's abandoned checkout) used, else their account's name."""
+    last = orders.last_shipping_details(actor) or {}
+    for name, value in last.items():
+        getattr(form, name).data = value
+    if actor.user:
+        form.email.data = form.email.data or actor.user.email
+        form.shipping_name.data = form.shipping_name.data or actor.user.display_name
 
 
 @order_pages.route("/orders/<int:order_id>/pay", methods=["GET", "POST"])
@@ -113,7 +127,10 @@ def pay(order_id: int):
 @order_pages.get("/orders/<int:order_id>")
 def show_order(order_id: int):
     order = _order(order_id)
-    return render_template("orders/order.html", order=order, return_form=ReturnForm())
+    return render_template("orders/order.html", order=order, timeline=order_timeline.customer_timeline(order),
+                           return_form=ReturnForm(), returns=returns.returns_for_order(order),
+                           returnable=returns.returnable_quantities(order),
+                           return_days=current_app.config["RETURN_WINDOW_DAYS"])  # fmt: skip
 
 
 @order_pages.get("/orders/<int:order_id>/receipt")
@@ -156,6 +173,10 @@ def lookup():
             order = orders.order_status(form.order_id.data, form.email.data)
         except NotFound as problem:
             error = problem.message
+        else:
+            if order.user_id is None:  # a guest order: number + email open its full page in this browser
+                remember_order(order)
+                return redirect(url_for("orders.show_order", order_id=order.id), 303)
     status = 404 if error else 422 if form.is_submitted() and not order else 200
     return render_template("orders/lookup.html", form=form, order=order, error=error), status
 
@@ -171,4 +192,6 @@ def track():
             order = orders.track_order(number)
         except NotFound as problem:
             error = problem.message
-    return render_template("orders/track.html", number=number, order=order, error=error), 404 if error else 200
+    timeline = order_timeline.customer_timeline(order, public=True) if order else []
+    return render_template("orders/track.html", number=number, order=order, timeline=timeline,
+                           error=error), 404 if error else 200  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import url_for
 
 from ..models.orders import Order, ReturnRequest
+from ..services.order_timeline import timeline_dicts
 
 CHECKOUT_BODY = {
     "type": "object",
@@ -131,7 +132,7 @@ def order_to_dict(order: Order, *, full: bool = True) -> dict:
                 }  # fmt: skip
                 for item in order.items
             ],
-            events=[{"status": e.status, "note": e.note, "at": e.created_at.isoformat()} for e in order.events],
+            events=timeline_dicts(order),
             receipt_url=url_for("orders.show_receipt", order_id=order.id) if order.is_paid else None,
             receipt_pdf_url=url_for("orders.receipt_pdf", order_id=order.id) if order.is_paid else None,
         )
@@ -144,7 +145,7 @@ def tracking_to_dict(order: Order) -> dict:
         "carrier": order.carrier,
         "status": order.status,
         "order_id": order.id,
-        "events": [{"status": e.status, "note": e.note, "at": e.created_at.isoformat()} for e in order.events],
+        "events": timeline_dicts(order, public=True),
     }
 
 

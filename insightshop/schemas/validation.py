@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import cache
 from typing import Any
 
@@ -13,12 +14,18 @@ from jsonschema.exceptions import ValidationError
 from ..services.errors import Invalid
 
 ECHO_LIMIT = 80  # characters of a caller's value repeated in an error message
+DB_INT_MAX = 2**31 - 1  # the largest value an INTEGER column holds (PostgreSQL, and ids everywhere)
+MAX_JSON_DEPTH = 32  # no request needs deeper nesting; deeper documents are refused before any rule sees them
 MESSAGE_LIMIT = 300
 MAX_DETAILS = 20
 
 
 class NonFiniteNumber(ValueError):
     """NaN, Infinity or an overflowing number in a JSON document."""
+
+
+class TooDeep(ValueError):
+    """A JSON document nested deeper than MAX_JSON_DEPTH."""
 
 
 def _refuse_constant(name: str):
@@ -34,8 +41,48 @@ def _finite_float(text: str) -> float:
 
 def parse_strict_json(data: bytes | str) -> Any:
     """json.loads without Python's extensions: NaN, Infinity and -Infinity literals (and numbers that
-    overflow to infinity) raise NonFiniteNumber instead of becoming floats no rule can compare."""
-    return json.loads(data, parse_constant=_refuse_constant, parse_float=_finite_float)
+    overflow to infinity) raise NonFiniteNumber instead of becoming floats no rule can compare; documents nested
+    deeper than MAX_JSON_DEPTH raise TooDeep (the parser's own recursion limit would otherwise escape as an error)."""
+    try:
+        document = json.loads(data, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise TooDeep(f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if _depth_exceeds(document, MAX_JSON_DEPTH):
+        raise TooDeep(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    return document
+
+
+def _depth_exceeds(document: Any, limit: int) -> bool:
+    level, current = 0, [document]
+    while current:
+        level += 1
+        if level > limit:
+            return True
+        children = []
+        for value in current:
+            if isinstance(value, dict):
+                children.extend(v for v in value.values() if isinstance(v, dict | list))
+            elif isinstance(value, list):
+                children.extend(v for v in value if isinstance(v, dict | list))
+        current = children
+    return False
+
+
+def with_column_limits(schema: Any) -> Any:
+    """A copy of a JSON Schema in which every integer without a maximum gets DB_INT_MAX, so an id or count a
+    client sends can never overflow the database column it is looked up in."""
+    if isinstance(schema, list):
+        return [with_column_limits(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    bounded = {key: with_column_limits(value) for key, value in schema.items()}
+    kinds = schema.get("type")
+    is_integer = kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds)
+    if is_integer and "maximum" not in schema and "exclusiveMaximum" not in schema:
+        bounded["maximum"] = DB_INT_MAX
+    if is_integer and "minimum" not in schema and "exclusiveMinimum" not in schema:
+        bounded["minimum"] = -DB_INT_MAX - 1
+    return bounded
 
 
 def find_non_finite(value: Any, path: str = "") -> str | None:
@@ -52,6 +99,31 @@ def find_non_finite(value: Any, path: str = "") -> str | None:
         found = find_non_finite(item, f"{path}.{key}" if path else str(key))
         if found:
             return found
+    return None
+
+
+# C0 controls except tab, newline and carriage return, DEL, and the C1 controls: never part of what a person types,
+# and PostgreSQL cannot store a NUL in text at all.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def find_control_character(value: Any, path: str = "") -> str | None:
+    """The path of the first string (or key) with a control character inside a decoded document, else None."""
+    if isinstance(value, str):
+        return (path or "(value)") if CONTROL_CHARACTERS.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and CONTROL_CHARACTERS.search(key):
+                return where
+            found = find_control_character(item, where)
+            if found:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = find_control_character(item, f"{path}.{index}" if path else str(index))
+            if found:
+                return found
     return None
 
 
@@ -75,7 +147,7 @@ def _echo(error: ValidationError) -> str:
 
 @cache
 def _validator_for(schema_json: str) -> Draft202012Validator:
-    schema = json.loads(schema_json)
+    schema = with_column_limits(json.loads(schema_json))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, format_checker=FormatChecker())
 

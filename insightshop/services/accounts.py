@@ -252,11 +252,28 @@ def make_token(user: User, purpose: TokenPurpose) -> str:
 
 
 def verify_email(token: str) -> User:
-    """Mark the token's user verified."""
-    user = _user_from_token(token, VERIFY)
+    """Mark the token's user verified; opening the same link again later simply confirms it again."""
+    try:
+        user = _user_from_token(token, VERIFY)
+    except Invalid:
+        user = _already_verified_by(token)
+        if user is None:
+            raise
+        return user
     user.is_verified = True
     db.session.commit()
     return user
+
+
+def _already_verified_by(token: str) -> User | None:
+    """The user a still-valid verification link was issued to, when that address has been confirmed since."""
+    try:
+        data = _serializer(VERIFY).loads(token, max_age=VERIFY.max_age)
+    except BadSignature:  # SignatureExpired included
+        return None
+    user = db.session.get(User, data.get("uid"))
+    issued_for = hashlib.sha256(f"{user.email}:False".encode()).hexdigest()[:16] if user else None
+    return user if user is not None and user.is_verified and data.get("fp") == issued_for else None
 
 
 def reset_password(token: str, new_password: str) -> User:

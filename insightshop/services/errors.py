@@ -12,6 +12,7 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     INVALID_JSON = "invalid_json"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
     VALIDATION_ERROR = "validation_error"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"

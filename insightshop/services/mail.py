@@ -20,16 +20,31 @@ class OutboxMessage:
     subject: str
     sent_at: str
     body: str
+    html: str | None = None
+    attachments: tuple[str, ...] = ()
 
 
-def send_mail(to: str, subject: str, body: str) -> None:
-    """Send a plain-text email."""
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content_type: str  # "application/pdf"
+    data: bytes
+
+
+def send_mail(to: str, subject: str, body: str, *, html: str | None = None,
+              attachments: tuple[Attachment, ...] = ()) -> None:  # fmt: skip
+    """Send an email: the plain-text body, optionally an HTML alternative and attachments."""
     message = EmailMessage()
     message["From"] = current_app.config["MAIL_FROM"]
     message["To"] = to
     message["Subject"] = subject
     message["Date"] = datetime.now(UTC).strftime("%a, %d %b %Y %H:%M:%S +0000")
     message.set_content(body)
+    if html:
+        message.add_alternative(html, subtype="html")
+    for attachment in attachments:
+        maintype, _, subtype = attachment.content_type.partition("/")
+        message.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
     config = current_app.config
     if config.get("MAIL_SERVER"):
         with smtplib.SMTP(config["MAIL_SERVER"], config["MAIL_PORT"], timeout=10) as smtp:
@@ -71,10 +86,13 @@ def _outbox_files() -> list[Path]:
 
 def _read(path: Path) -> OutboxMessage:
     message = BytesParser(policy=default_policy).parsebytes(path.read_bytes())
+    plain, html = message.get_body(preferencelist=("plain",)), message.get_body(preferencelist=("html",))
     return OutboxMessage(
         name=path.name,
         to=str(message["To"]),
         subject=str(message["Subject"]),
         sent_at=str(message["Date"]),
-        body=message.get_content(),
+        body=plain.get_content() if plain is not None else "",
+        html=html.get_content() if html is not None else None,
+        attachments=tuple(part.get_filename() or "" for part in message.iter_attachments()),
     )

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
+from decimal import Decimal
 from typing import TypeVar
 
 from flask import current_app
@@ -29,7 +30,7 @@ from ..models.cart import CartItem
 from ..models.catalog import ProductVariant
 from ..models.orders import Order, OrderEvent, OrderItem
 from . import cart as carts
-from . import pricing, rate_limits
+from . import order_events, pricing, rate_limits
 from .accounts import normalise_email
 from .actors import Actor
 from .errors import Conflict, DomainError, ErrorCode, Invalid, NotFound
@@ -100,6 +101,14 @@ def check_checkout(actor: Actor) -> None:
     actor.require_owner()
     if carts.get_cart(actor).is_empty:
         raise Invalid("Your cart is empty", code=ErrorCode.CART_EMPTY)
+
+
+def delivery_options(actor: Actor) -> list[pricing.DeliveryOption]:
+    """The shipping methods with their cost for the actor's cart (free standard shipping applied)."""
+    book = pricing.PriceBook()
+    current = carts.get_cart(actor)
+    merchandise = sum((book.price_of(line.product).price * line.item.quantity for line in current.lines), Decimal("0"))
+    return pricing.delivery_options(merchandise)
 
 
 def write_transaction(work: Callable[[], T]) -> T:
@@ -263,6 +272,8 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         ))  # fmt: skip
     order.events.append(OrderEvent(status="pending", note="Order placed", actor=_actor_label(actor)))
     db.session.add(order)
+    db.session.flush()  # the order number goes into its email
+    order_events.announce(order, "placed")
     db.session.commit()
     return order
 
@@ -331,6 +342,8 @@ def set_status(order: Order, status: str, *, actor_label: str, note: str = "", c
     if status == "delivered":
         order.delivered_at = utcnow()
     order.events.append(OrderEvent(status=status, note=note, actor=actor_label))
+    if status in ("shipped", "delivered", "cancelled"):
+        order_events.announce(order, status, note=note)
     if commit:
         db.session.commit()
 

@@ -88,6 +88,26 @@ class Totals:
 
 
 SHIPPING_METHODS = ("standard", "express")
+# What a shopper reads about each method (the checkout page, the assistant's shop answers).
+SHIPPING_LABELS = {"standard": ("Standard", "3–5 business days"), "express": ("Express", "1–2 business days")}
+
+
+@dataclass(frozen=True)
+class DeliveryOption:
+    method: str
+    name: str
+    days: str
+    cost: Decimal
+
+
+def delivery_options(merchandise: Decimal) -> list[DeliveryOption]:
+    """Every shipping method with what it costs for this much merchandise."""
+    return [DeliveryOption(method, *SHIPPING_LABELS[method], shipping_cost(method, merchandise)) for method in SHIPPING_METHODS]
+
+
+def free_shipping_threshold() -> Decimal:
+    """Merchandise from which standard shipping is free."""
+    return quantize(current_app.config["FREE_SHIPPING_FROM"])
 
 
 def shipping_cost(method: str, merchandise: Decimal) -> Decimal:
@@ -95,7 +115,7 @@ def shipping_cost(method: str, merchandise: Decimal) -> Decimal:
     config = current_app.config
     if method == "express":
         return quantize(config["SHIPPING_EXPRESS"])
-    if merchandise >= Decimal(str(config["FREE_SHIPPING_FROM"])):
+    if merchandise >= free_shipping_threshold():
         return Decimal("0.00")
     return quantize(config["SHIPPING_STANDARD"])
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from flask import current_app
@@ -10,8 +11,8 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models.base import utcnow
-from ..models.orders import OrderEvent, ReturnItem, ReturnRequest
-from . import orders, pricing
+from ..models.orders import Order, OrderEvent, ReturnItem, ReturnRequest
+from . import order_events, orders, pricing
 from .actors import Actor
 from .errors import Conflict, ErrorCode, Forbidden, Invalid, NotFound
 from .payments import provider_for
@@ -39,13 +40,16 @@ def _request_locked(order, items: list[dict]) -> ReturnRequest:
         pending = sum(r.quantity for r in _pending_items(item.id))
         available = item.quantity - item.returned_quantity - pending
         if not 1 <= wanted["quantity"] <= available:
-            raise Invalid(f"items.{index}.quantity: at most {available} of {item.name} can be returned",
+            what = f"You can return at most {available} of {item.name}" if available else f"{item.name} is already being returned"
+            raise Invalid(what,
                           details=[{"field": f"items.{index}.quantity", "message": f"at most {available}"}])  # fmt: skip
         request.items.append(
             ReturnItem(order_item_id=item.id, quantity=wanted["quantity"], reason=wanted["reason"].strip())
         )
     db.session.add(request)
     order.events.append(OrderEvent(status=order.status, note="Return requested", actor=order.email))
+    db.session.flush()
+    order_events.announce(order, "return_requested", return_id=request.id)
     db.session.commit()
     return request
 
@@ -88,6 +92,7 @@ def _decide_locked(actor: Actor, order, request: ReturnRequest, approve: bool, n
         order.events.append(
             OrderEvent(status=order.status, note=f"Return #{request.id} rejected", actor=actor.user.email)
         )
+        order_events.announce(order, "return_rejected", return_id=request.id, note=note)
         return
     goods = sum((ri.order_item.unit_price * ri.quantity for ri in request.items), Decimal("0"))
     base = order.subtotal - order.discount
@@ -100,6 +105,47 @@ def _decide_locked(actor: Actor, order, request: ReturnRequest, approve: bool, n
     request.status, request.refund_amount = "approved", amount
     order.events.append(OrderEvent(status=order.status, note=f"Return #{request.id} approved, refunded {amount:.2f}",
                                    actor=actor.user.email))  # fmt: skip
+    order_events.announce(order, "return_approved", return_id=request.id, refund=str(amount))
+
+
+@dataclass(frozen=True)
+class ReturnLine:
+    name: str
+    quantity: int
+    reason: str
+
+
+RETURN_STATUS_LABELS = {"requested": "Waiting for review", "approved": "Approved", "rejected": "Declined"}
+
+
+@dataclass(frozen=True)
+class ReturnSummary:
+    id: int
+    status: str  # requested, approved, rejected
+    requested_at: datetime
+    refund_amount: Decimal
+    lines: list[ReturnLine]
+
+    @property
+    def label(self) -> str:
+        return RETURN_STATUS_LABELS.get(self.status, self.status)
+
+
+def returns_for_order(order: Order) -> list[ReturnSummary]:
+    """The order's return requests, newest first, as the customer sees them."""
+    requests = db.session.scalars(
+        db.select(ReturnRequest).where(ReturnRequest.order_id == order.id).order_by(ReturnRequest.id.desc())
+    )
+    names = {item.id: item.name for item in order.items}
+    return [ReturnSummary(r.id, r.status, r.created_at, r.refund_amount,
+                          [ReturnLine(names.get(i.order_item_id, "Item"), i.quantity, i.reason) for i in r.items])
+            for r in requests]  # fmt: skip
+
+
+def returnable_quantities(order: Order) -> dict[int, int]:
+    """How many units of each order item can still be asked back (not returned, not already requested)."""
+    return {item.id: max(0, item.quantity - item.returned_quantity - sum(r.quantity for r in _pending_items(item.id)))
+            for item in order.items}  # fmt: skip
 
 
 def _pending_items(order_item_id: int) -> list[ReturnItem]:

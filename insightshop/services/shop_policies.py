@@ -15,13 +15,13 @@ from decimal import Decimal
 from flask import current_app
 
 from . import size_guide
-from .pricing import quantize
+from .pricing import SHIPPING_LABELS, quantize
 from .vocabulary import SIZES
 
 TOPICS = ("shipping", "returns", "sizes", "payments", "orders", "account", "contact")
 
 # Delivery methods the checkout offers: name -> (label, delivery time). The checkout form's choices read this.
-DELIVERY_OPTIONS = {"standard": ("Standard", "3–5 days"), "express": ("Express", "1–2 days")}
+DELIVERY_OPTIONS = SHIPPING_LABELS  # one table: the checkout page and these answers read the same delivery times
 SUPPORT_EMAIL = "help@insightshop.example"
 
 MIN_SCORE = 3  # one strong keyword (3), or a weaker one backed by another

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import auth, errors, filters, security_headers
+from . import auth, errors, filters, order_mail, request_guard, security_headers
 
 
 def register_web(app: Flask) -> None:
@@ -12,3 +12,5 @@ def register_web(app: Flask) -> None:
     security_headers.init_app(app)
     filters.init_app(app)
     errors.init_app(app)
+    request_guard.init_app(app)
+    order_mail.init_app(app)

@@ -9,7 +9,7 @@ from ..extensions import login_manager
 from ..models.accounts import ApiToken, User
 from ..services import accounts, api_tokens, cart
 from ..services.actors import Actor
-from .compare_tray import compare_tray
+from .compare_tray import tray_on_this_page
 
 GUEST_KEY = "guest_id"
 
@@ -106,4 +106,4 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def inject_actor():
         actor = current_actor() if not bearer_token() else Actor()
-        return {"actor": actor, "cart_count": cart.item_count(actor), "compare_ids": compare_tray()}
+        return {"actor": actor, "cart_count": cart.item_count(actor), "compare_ids": tray_on_this_page()}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask import session
+from flask import request, session
 
 TRAY_KEY = "compare"
+# The tray follows the shopper while browsing; checkout, payment, receipts, accounts and admin pages stay clear.
+BROWSING_BLUEPRINTS = ("shop", "compare", "wishlist")
 
 
 def compare_tray() -> list[int]:
@@ -13,3 +15,8 @@ def compare_tray() -> list[int]:
 
 def save_tray(ids: list[int]) -> None:
     session[TRAY_KEY] = ids
+
+
+def tray_on_this_page() -> list[int]:
+    """The tray's ids where the page is for browsing, else nothing (the tray then renders empty and hidden)."""
+    return compare_tray() if request.blueprint in BROWSING_BLUEPRINTS else []

@@ -15,8 +15,24 @@ HTTP_CODES = {
     404: ErrorCode.NOT_FOUND,
     405: ErrorCode.METHOD_NOT_ALLOWED,
     409: ErrorCode.CONFLICT,
+    413: ErrorCode.PAYLOAD_TOO_LARGE,
     415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     429: ErrorCode.RATE_LIMITED,
+}
+
+
+# What a shopper reads on an error page: plain words and a way on, never the framework's stock sentence.
+PAGE_TEXT = {
+    400: ("Something is not right", "That request could not be handled. Please go back and try again."),
+    403: ("This page is not for you", "Your account cannot open this page."),
+    404: ("Page not found", "We could not find that page. It may have moved, or the address may be mistyped."),
+    405: ("Not allowed", "That page cannot be used this way."),
+    413: ("That was too much at once", "What you sent is larger than we accept. Please send something smaller."),
+    429: (
+        "Slow down a little",
+        "You have tried that several times in a short while. Please wait a minute and try again.",
+    ),
+    500: ("Something went wrong", "We have been notified. Please try again in a moment."),
 }
 
 
@@ -34,7 +50,8 @@ def error_response(status: int, code: str, message: str, details: list | None = 
 
 
 def _page(status: int, title: str, message: str):
-    return render_template("errors/error.html", status=status, title=title, message=message), status
+    # compare_ids=[]: a product page's 404 is an error page, not a place to compare from.
+    return render_template("errors/error.html", status=status, title=title, message=message, compare_ids=[]), status
 
 
 def handle_domain_error(error: DomainError):
@@ -60,9 +77,14 @@ def handle_http_error(error: HTTPException):
     if wants_json():
         code = HTTP_CODES.get(status, ErrorCode.BAD_REQUEST if status < 500 else ErrorCode.INTERNAL_ERROR)
         headers = {"Allow": ", ".join(error.valid_methods)} if getattr(error, "valid_methods", None) else None
-        return error_response(status, code, error.description or error.name, headers=headers)
-    titles = {404: "Page not found", 405: "Not allowed", 500: "Something went wrong"}
-    return _page(status, titles.get(status, error.name), error.description or "")
+        message = error.description or error.name
+        if status == 429:  # Flask-Limiter describes the limit ("5 per 1 minute"), not what to do
+            message = f"Too many requests ({message}); please wait and try again"
+        return error_response(status, code, message, headers=headers)
+    title, message = PAGE_TEXT.get(status, ("Something is not right", "That request could not be handled."))
+    if error.description and error.description != type(error).description and status != 429:
+        message = error.description  # a route's own explanation beats the generic sentence
+    return _page(status, title, message)
 
 
 def handle_unexpected_error(error: Exception):

@@ -15,6 +15,8 @@ def money(value: Decimal | None, currency: str = "USD") -> str:
     if value is None:
         return ""
     symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(currency, currency + " ")
+    if value < 0:
+        return f"−{symbol}{-value:,.2f}"
     return f"{symbol}{value:,.2f}"
 
 

@@ -22,7 +22,8 @@ def test_checkout_decline_then_pay_download_receipt_and_look_up(live_server, pag
     page.fill("#shipping_state", "Greater London")
     page.fill("#shipping_zip", "N1 9GU")
     page.fill("#shipping_country", "GB")
-    page.get_by_label("Express (1–2 days)").check()
+    page.locator("input[name=shipping_method][value=express]").check()
+    expect(page.locator("#checkout-summary")).to_contain_text("$14.95")  # the summary follows the chosen method
     page.get_by_role("button", name="Continue to payment").click()
     expect(page.locator(".test-banner")).to_contain_text("Test payments")
     order_id = re.search(r"/orders/(\d+)/pay", page.url).group(1)

@@ -93,7 +93,7 @@ def test_an_offline_payment_is_visibly_a_test_payment(client):
 
     assert paid["order"]["status"] == "paid" and paid["order"]["test_payment"] is True
     assert paid["order"]["payment_method"] == "Visa •••• 4242 (test)"
-    assert "TEST PAYMENT" in [e for e in paid["order"]["events"] if e["status"] == "paid"][0]["note"]
+    assert "test payment" in [e for e in paid["order"]["events"] if e["status"] == "paid"][0]["note"]
 
 
 def test_the_pay_page_offers_no_test_cards_in_production(app, client):

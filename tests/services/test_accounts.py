@@ -1,5 +1,6 @@
 import pytest
 
+from insightshop.extensions import db
 from insightshop.services import accounts
 from insightshop.services.actors import Unauthorized
 from insightshop.services.errors import Conflict, Invalid
@@ -47,11 +48,14 @@ def test_authenticate_gives_one_answer_for_every_failure():
     assert messages == {"Wrong email or password"}
 
 
-def test_verification_token_works_once():
+def test_a_verification_link_opened_again_confirms_again_but_not_for_a_changed_address():
     user = make_user(verified=False)
     token = accounts.make_token(user, accounts.VERIFY)
 
     assert accounts.verify_email(token).is_verified
+    assert accounts.verify_email(token).id == user.id  # opened twice: still confirmed, no error
+    user.email, user.is_verified = "changed@example.com", False
+    db.session.commit()
     with pytest.raises(Invalid, match="already been used"):
         accounts.verify_email(token)
 

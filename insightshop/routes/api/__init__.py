@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from ...extensions import csrf
-from ...schemas.validation import NonFiniteNumber, parse_strict_json
+from ...schemas.validation import MAX_JSON_DEPTH, NonFiniteNumber, TooDeep, parse_strict_json
 from ...services.errors import DomainError, ErrorCode
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -42,6 +42,8 @@ def json_body() -> dict:
         body = parse_strict_json(request.get_data(cache=True))
     except NonFiniteNumber:
         raise BadRequestBody("The body contains NaN or Infinity, which are not JSON numbers") from None
+    except TooDeep:
+        raise BadRequestBody(f"The body is nested deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError:  # JSONDecodeError and UnicodeDecodeError
         raise BadRequestBody("The body is not valid JSON") from None
     if not isinstance(body, dict):

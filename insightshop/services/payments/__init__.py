@@ -11,7 +11,7 @@ from ...extensions import db
 from ...models.base import utcnow
 from ...models.cart import CartItem
 from ...models.orders import Order, OrderEvent, PaymentLog
-from .. import orders, reviews
+from .. import order_events, orders, reviews
 from ..errors import Conflict, ErrorCode
 
 
@@ -111,4 +111,5 @@ def mark_paid(order: Order, *, provider: str, method: str, actor: str = "payment
     db.session.query(CartItem).filter(owner, CartItem.variant_id.in_(bought)).delete(synchronize_session=False)
     # Reviews the buyer wrote before paying now count as verified purchases.
     reviews.verify_purchases(locked)
+    order_events.announce(locked, "paid")
     return True

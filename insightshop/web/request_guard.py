@@ -1,0 +1,59 @@
+"""Input every route can rely on: ids that fit the database, no control characters, bounded bodies.
+
+Checked once, before any route runs, so no service ever sees a NUL byte or an id PostgreSQL cannot store."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from werkzeug.routing import IntegerConverter
+
+from ..schemas.validation import CONTROL_CHARACTERS, DB_INT_MAX, find_control_character, parse_strict_json, shorten
+from ..services.errors import Invalid
+
+
+class DatabaseIntegerConverter(IntegerConverter):
+    """`<int:…>` in every URL: values beyond an INTEGER column are simply not found (404), never a 500."""
+
+    def __init__(self, url_map, fixed_digits=0, min=None, max=None, signed=False):  # noqa: A002 (Werkzeug's names)
+        super().__init__(url_map, fixed_digits, min, DB_INT_MAX if max is None else max, signed)
+
+
+def install_converters(app: Flask) -> None:
+    """Before any blueprint registers its rules."""
+    app.url_map.converters["int"] = DatabaseIntegerConverter
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(refuse_control_characters)
+
+
+def refuse_control_characters() -> None:
+    """Query strings, form fields and JSON bodies with control characters are refused with one clear error."""
+    sources = [request.args] + ([request.form] if _has_form() else [])
+    for values in sources:
+        for key, value in values.items(multi=True):
+            _check(key, key)
+            _check(key, value)
+    if request.is_json and request.content_length != 0:
+        try:
+            document = parse_strict_json(request.get_data(cache=True))
+        except ValueError:
+            return  # malformed JSON gets its own error where the body is read
+        found = find_control_character(document)
+        if found:
+            _refuse(found)
+
+
+def _has_form() -> bool:
+    return request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _check(field: str, text: str) -> None:
+    if isinstance(text, str) and CONTROL_CHARACTERS.search(text):
+        _refuse(field)
+
+
+def _refuse(field: str) -> None:
+    name = shorten(field)
+    message = f"{name} contains a control character (such as a NUL byte), which is not allowed"
+    raise Invalid(message, details=[{"field": name, "message": "control characters are not allowed"}])

@@ -1,0 +1,39 @@
+"""A failed htmx request shows its message where the shopper is looking (issue 12 item 4)."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_an_expired_session_on_add_to_cart_says_so_next_to_the_button(live_server, page):
+    page.goto(f"{live_server}/products/1?size=L")
+    # What an expired session looks like to the server: a CSRF token it no longer accepts.
+    page.evaluate("""document.body.setAttribute('hx-headers', '{"X-CSRFToken": "expired"}')""")
+    page.evaluate("document.querySelectorAll('input[name=csrf_token]').forEach(i => i.value = 'expired')")
+
+    page.locator(".add-button").click()
+
+    alert = page.locator(".htmx-error[role=alert]")
+    expect(alert).to_contain_text("session expired")
+    expect(alert).to_be_in_viewport()
+    expect(page.locator("#cart-count")).to_have_text("0")
+
+
+def test_a_refused_filter_explains_itself_instead_of_leaving_stale_results(live_server, page):
+    page.goto(f"{live_server}/catalog")
+    page.evaluate("""() => {
+        document.querySelector('input[name=min_price]').value = '90';
+        document.querySelector('input[name=max_price]').value = '10';
+        document.querySelector('input[name=max_price]').dispatchEvent(new Event('change', {bubbles: true}));
+    }""")
+
+    expect(page.locator(".htmx-error[role=alert]")).to_contain_text(re.compile(r"price", re.I))
+
+
+def test_a_lost_connection_is_reported(live_server, page):
+    page.goto(f"{live_server}/catalog")
+    page.context.set_offline(True)
+    page.locator("#catalog-q").press_sequentially("shirt", delay=30)
+
+    expect(page.locator(".htmx-error[role=alert]")).to_contain_text("could not reach the shop")
+    page.context.set_offline(False)
