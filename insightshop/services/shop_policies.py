@@ -37,7 +37,7 @@ class Faq:
 
 
 def delivery_label(method: str) -> str:
-    """ "Standard (3–5 days)": the checkout's label for a delivery method."""
+    """ "Standard (3–5 business days)": the checkout's label for a delivery method."""
     label, days = DELIVERY_OPTIONS[method]
     return f"{label} ({days})"
 

@@ -112,5 +112,5 @@ def test_the_checkout_confirmation_shows_items_total_and_the_address_with_the_na
     assert "2 × Oxford Shirt (White / L, $60.00)" in text
     assert f"Total ${quote.total:.2f}" in text and quote.shipping == Decimal("5.95")
     assert placed["total"] == f"{quote.total:.2f}"
-    assert "Dana Lee, 12 Elm St, Portland, OR 97201, US" in text and "Standard (3–5 days)" in text
+    assert "Dana Lee, 12 Elm St, Portland, OR 97201, US" in text and "Standard (3–5 business days)" in text
     assert "dana@example.com" in text

@@ -82,10 +82,7 @@ def test_a_guest_searches_picks_a_size_follows_up_and_checks_out_by_chat(live_se
 
     follow_up = ask(page, "make that 2")
     quantity = cart_lines()[0][3]
-    # TODO(issue 11, helper O): on the i11-panel branch the offline engine does not understand "make that 2" yet
-    # ("Sorry, I didn't get that"); the checkout below goes on with 1 and the test ends as xfail. Once the improved
-    # engine is merged the xfail is never reached and the cart and the order must hold 2 of the picked shirt.
-    follow_up_understood = not (quantity == 1 and "didn't get that" in follow_up.inner_text())
+    assert quantity == 2  # the follow-up changed the line the size button added
     assert_in_panel_view(page, follow_up)
 
     proposal = ask(page, ADDRESS)
@@ -104,9 +101,6 @@ def test_a_guest_searches_picks_a_size_follows_up_and_checks_out_by_chat(live_se
     assert (order.shipping_name, order.shipping_address) == ("John Smith", "221 Baker Street")
     assert [(i.quantity, i.color, i.size) for i in order.items] == [(quantity, color, size)]
     assert page.console_errors == []
-    if not follow_up_understood:
-        pytest.xfail('"make that 2" is not understood by the offline engine on this branch yet (helper O)')
-    assert quantity == 2
 
 
 def test_failed_requests_are_shown_in_the_panel(live_server, page):
