@@ -237,12 +237,12 @@ CONVERSATIONS = {
         ("which is the cheapest one?", REPLY),
         ("yes, in medium", add(product_id=4, quantity=1, selected_size="M")),
     ]),
-    "shipping asks for carrier and tracking": ({}, [
+    "shipping asks for carrier and tracking": ({"as_admin": True}, [
         ("mark order 3 as shipped", ASK),
         ("UPS, 1Z999AA10123456784", C("admin_order_update_status", order_id=3, status="shipped", carrier="UPS",
                                       tracking_number="1Z999AA10123456784")),
     ]),
-    "shipping asks for the missing tracking number": ({}, [
+    "shipping asks for the missing tracking number": ({"as_admin": True}, [
         ("ship order 9 with DHL", ASK),
         ("tracking is JD014600006281230704", C("admin_order_update_status", order_id=9, status="shipped", carrier="DHL",
                                               tracking_number="JD014600006281230704")),

@@ -223,7 +223,7 @@ CONVERSATIONS = {
     "search, pick second in medium, make that 3": (None, [
         ("show me white shirts", search(color="white", clothing_type="shirt")),
     ]),
-    "admin shipping in three turns": (None, [
+    "admin shipping in three turns": ({"as_admin": True}, [
         ("please mark order 14 shipped", ASK),
         ("FedEx", ASK),
         ("tracking 781234567890", C("admin_order_update_status", order_id=14, status="shipped", carrier="FedEx",

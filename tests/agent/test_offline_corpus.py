@@ -538,8 +538,10 @@ def score(entries: list) -> tuple[int, int, int]:
 
 
 def run_conversation(context, turns) -> None:
+    context = dict(context or {})
+    is_admin = bool(context.pop("as_admin", False))  # conversations an admin has (shipping, figures)
     for message, expected in turns:
-        result = interpret(message, context)
+        result = interpret(message, context, is_admin=is_admin)
         try:
             check(result, expected)
         except AssertionError as error:

@@ -68,11 +68,16 @@ def test_an_admin_ships_an_order_by_chat_and_a_customer_cannot(live_server, brow
     customer_context.close()
 
     admin_context, admin_page = session_for("boss@example.com", "an admin password")
-    proposal = ask(admin_page, f"mark order {order.id} as shipped")
-    expect(proposal.locator(".chat-confirm")).to_contain_text(f"Change the status of order #{order.id} to shipped.")
+    asked = ask(admin_page, f"mark order {order.id} as shipped")
+    expect(asked).to_contain_text("tracking number")  # the panel's rule: no shipping without carrier and tracking
+    assert asked.locator(".chat-confirm").count() == 0
+    proposal = ask(admin_page, "UPS, tracking 1Z999AA10123456784")
+    expect(proposal.locator(".chat-confirm")).to_contain_text(f"order #{order.id}")
+    expect(proposal.locator(".chat-confirm")).to_contain_text("1Z999AA10123456784")
     proposal.get_by_role("button", name="Approve").click()
     result = admin_page.locator("#chat-log .chat-msg--assistant").last
     expect(result).to_contain_text(f"Order #{order.id} is now shipped.")
     db.session.expire_all()
-    assert db.session.get(type(order), order.id).status == "shipped"
+    shipped = db.session.get(type(order), order.id)
+    assert (shipped.status, shipped.carrier, shipped.tracking_number) == ("shipped", "UPS", "1Z999AA10123456784")
     admin_context.close()
