@@ -32,7 +32,9 @@ def save_review(product_id: int):
     if not is_fragment_request():
         flash(notice or "Your review could not be saved: " + _errors(form), "success" if notice else "error")
         return redirect(url_for("shop.show_product", product_id=product.id) + "#reviews", 303)
-    return render_page("shop/product.html", ["reviews"], status=status, **review_context(product, form, notice))
+    # The header's stars and count come along (out of band): a counted review changes them at once.
+    return render_page("shop/product.html", ["reviews", "product_rating"], status=status,
+                       **review_context(product, form, notice))  # fmt: skip
 
 
 @review_pages.post("/reviews/<int:review_id>/delete")
