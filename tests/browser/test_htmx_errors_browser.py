@@ -49,3 +49,15 @@ def test_after_a_price_range_link_the_filter_form_still_submits(live_server, pag
 
     expect(page).to_have_url(re.compile(r"sort=price_low"))
     assert page.evaluate("document.querySelector('#catalog-form').checkValidity()") is True
+
+
+def test_next_page_brings_the_shopper_to_the_top_of_the_new_results(live_server, page):
+    page.goto(f"{live_server}/catalog")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    first = page.locator("#results .card-title").first.text_content()
+
+    page.get_by_role("link", name="Next →").click()
+
+    expect(page).to_have_url(re.compile(r"page=2"))
+    expect(page.locator("#results .card-title").first).not_to_have_text(first)
+    page.wait_for_function("window.scrollY < 200")
