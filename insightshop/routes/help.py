@@ -21,3 +21,14 @@ def show_help():
         answer["link"] = None if answer["url"].startswith(shop_policies.HELP_PAGE + "#") else answer["url"]
     sections = [(topic, shop_policies.TOPIC_LABELS[topic], answers[topic]) for topic in shop_policies.TOPICS]
     return render_template("help/faq.html", sections=sections)
+
+
+@help_pages.get("/privacy")
+def show_privacy():
+    return render_template("help/privacy.html", support_email=shop_policies.SUPPORT_EMAIL)
+
+
+@help_pages.get("/terms")
+def show_terms():
+    return render_template("help/terms.html", support_email=shop_policies.SUPPORT_EMAIL,
+                           return_days=shop_policies.return_window_days(), rates=shop_policies.shipping_rates())

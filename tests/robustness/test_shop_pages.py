@@ -1,0 +1,23 @@
+"""Every page a shop has is one click from the footer (issue 12 item 16): shipping, returns and contact answers,
+privacy and terms; the raw API document is not a shopper's link."""
+
+import re
+
+
+def test_the_footer_links_shopper_pages_and_each_one_answers(client):
+    html = client.get("/").get_data(as_text=True)
+    footer = html[html.index('<nav aria-label="Footer">'):]
+    links = re.findall(r'href="([^"]+)"', footer[: footer.index("</nav>")])
+
+    assert "/api/openapi.json" not in links
+    for wanted in ("/help#shipping", "/help#returns", "/help#contact", "/privacy", "/terms", "/size-guide"):
+        assert wanted in links
+        assert client.get(wanted.split("#")[0]).status_code == 200
+
+
+def test_the_terms_quote_the_configured_shipping_and_returns(client, app):
+    app.config.update(FREE_SHIPPING_FROM="99.00", RETURN_WINDOW_DAYS=45)
+
+    html = client.get("/terms").get_data(as_text=True)
+
+    assert "free on orders from $99.00" in html and "within 45 days of delivery" in html
