@@ -6,7 +6,7 @@ from flask import Blueprint, flash, make_response, redirect, request, url_for
 from jinja2_fragments.flask import render_blocks
 
 from ..forms.shop import AddToCartForm, EmptyForm, QuantityForm
-from ..services import cart
+from ..services import cart, pricing
 from ..services.errors import DomainError
 from ..web.auth import current_actor, ensure_guest
 from ..web.rendering import is_fragment_request, render_page
@@ -68,8 +68,9 @@ def _cart_page(error: str | None = None, notice: str | None = None, status: int 
             flash(error or notice, "error" if error else "info")
         return redirect(url_for("cart.show_cart"), 303)
     actor = current_actor()
-    context = {"cart": cart.get_cart(actor), "cart_error": error, "cart_notice": notice,
-               "action_form": EmptyForm(), "cart_count": cart.item_count(actor)}  # fmt: skip
+    current = cart.get_cart(actor)
+    context = {"cart": current, "cart_error": error, "cart_notice": notice, "action_form": EmptyForm(),
+               "cart_count": cart.item_count(actor), "free_shipping": pricing.free_shipping_progress(current.subtotal)}  # fmt: skip
     response = render_page("cart/cart.html", ["cart", "cart_badge"], status=status, **context)
     if request.method == "POST":
         response.headers["HX-Trigger"] = "cart-changed"

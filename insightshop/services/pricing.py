@@ -110,6 +110,20 @@ def free_shipping_threshold() -> Decimal:
     return quantize(current_app.config["FREE_SHIPPING_FROM"])
 
 
+@dataclass(frozen=True)
+class FreeShippingProgress:
+    remaining: Decimal  # 0 once standard shipping is free
+    percent: int  # 0–100, for the progress bar
+
+
+def free_shipping_progress(merchandise: Decimal) -> FreeShippingProgress:
+    """How far a cart is from free standard shipping."""
+    threshold = free_shipping_threshold()
+    remaining = max(Decimal("0.00"), quantize(threshold - merchandise))
+    percent = 100 if threshold <= 0 else min(100, int(merchandise * 100 / threshold))
+    return FreeShippingProgress(remaining, percent)
+
+
 def shipping_cost(method: str, merchandise: Decimal) -> Decimal:
     """Standard is free from the configured threshold; express always costs its rate."""
     config = current_app.config

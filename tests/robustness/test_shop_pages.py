@@ -21,3 +21,22 @@ def test_the_terms_quote_the_configured_shipping_and_returns(client, app):
     html = client.get("/terms").get_data(as_text=True)
 
     assert "free on orders from $99.00" in html and "within 45 days of delivery" in html
+
+
+def test_the_cart_shows_how_far_free_shipping_is(client):
+    from tests.routes.test_checkout_pages import fill_cart
+
+    fill_cart(client, price="30.00", quantity=2)  # $60 of $75
+
+    html = client.get("/cart").get_data(as_text=True)
+
+    assert "Add <strong>$15.00</strong> more for free standard shipping." in html
+    assert '<progress class="free-shipping__bar" max="100" value="80"' in html
+
+
+def test_a_cart_over_the_threshold_ships_free(client):
+    from tests.routes.test_checkout_pages import fill_cart
+
+    fill_cart(client, price="40.00", quantity=2)
+
+    assert "<strong>Free standard shipping</strong> on this order." in client.get("/cart").get_data(as_text=True)
