@@ -40,3 +40,18 @@ def test_a_cart_over_the_threshold_ships_free(client):
     fill_cart(client, price="40.00", quantity=2)
 
     assert "<strong>Free standard shipping</strong> on this order." in client.get("/cart").get_data(as_text=True)
+
+
+def test_admin_pages_use_the_admin_layout(client):
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token
+
+    make_admin()
+    token = csrf_token(client, "/login")
+    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": token})
+
+    for path in ("/admin", "/admin/orders", "/admin/products"):
+        html = client.get(path).get_data(as_text=True)
+        assert 'class="site-header admin-header"' in html, path
+        assert 'id="assistant-panel"' not in html and 'id="compare-tray"' not in html and 'aria-label="Departments"' not in html
+        assert "View the shop" in html
