@@ -32,6 +32,7 @@ class Review(TimestampMixin, db.Model):
     comment: Mapped[str] = mapped_column(Text, default="")
 
     user: Mapped[User | None] = relationship(lazy="joined")
+    product: Mapped[Product] = relationship()  # noqa: F821 (the catalog module imports this one)
 
     @property
     def author_name(self) -> str:

@@ -7,6 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models.accounts import User
@@ -74,7 +75,7 @@ def clear_user_cart(actor: Actor, user_id: int) -> int:
 
 def list_reviews(*, rating: int | None = None, product_id: int | None = None, text: str | None = None,
                  limit: int = 100) -> list[Review]:  # fmt: skip
-    statement = select(Review).order_by(Review.id.desc())
+    statement = select(Review).options(selectinload(Review.product)).order_by(Review.id.desc())
     if rating:
         statement = statement.where(func.floor(Review.rating) == rating)
     if product_id:

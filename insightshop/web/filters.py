@@ -20,14 +20,20 @@ def money(value: Decimal | None, currency: str = "USD") -> str:
     return f"{symbol}{value:,.2f}"
 
 
+PAYMENT_STATUS_LABELS = {"succeeded": "Paid", "needs_review": "Needs review", "card_declined": "Card declined",
+                         "insufficient_funds": "Insufficient funds", "failed": "Failed", "refunded": "Refunded",
+                         "requires_payment_method": "Awaiting card", "pending": "Pending"}  # fmt: skip
+
+
 def label(value: str | None, kind: str = "") -> str:
     """Human label for a vocabulary value ("t-shirt" → "T-shirts" as a facet title)."""
     if value is None:
         return ""
     if kind == "size":
         return value
-    table = {"category": CATEGORY_LABELS, "clothing_type": CLOTHING_TYPE_LABELS, "sort": SORT_LABELS}.get(kind, {})
-    return table.get(value) or value.replace("-", " ").capitalize()
+    table = {"category": CATEGORY_LABELS, "clothing_type": CLOTHING_TYPE_LABELS, "sort": SORT_LABELS,
+             "payment_status": PAYMENT_STATUS_LABELS}.get(kind, {})  # fmt: skip
+    return table.get(value) or value.replace("-", " ").replace("_", " ").capitalize()
 
 
 def stars(rating) -> str:

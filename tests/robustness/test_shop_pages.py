@@ -55,3 +55,27 @@ def test_admin_pages_use_the_admin_layout(client):
         assert 'class="site-header admin-header"' in html, path
         assert 'id="assistant-panel"' not in html and 'id="compare-tray"' not in html and 'aria-label="Departments"' not in html
         assert "View the shop" in html
+
+
+def test_admin_lists_read_like_a_shop_not_a_database(client):
+    from insightshop.extensions import db
+    from insightshop.models.orders import PaymentLog
+    from insightshop.services import reviews
+    from insightshop.services.actors import Actor
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token, make_product
+
+    product = make_product("Named Shirt")
+    reviews.save_review(Actor(guest_id="g"), product.id, 4, "Nice", "Pat")
+    db.session.add(PaymentLog(provider="stripe", kind="payment", amount=1, status="requires_payment_method"))
+    db.session.commit()
+    make_admin()
+    token = csrf_token(client, "/login")
+    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": token})
+
+    assert "Named Shirt" in client.get("/admin/reviews").get_data(as_text=True)
+    payments = client.get("/admin/payments").get_data(as_text=True)
+    assert "Awaiting card" in payments and "<td>requires_payment_method</td>" not in payments
+    for path in ("/admin/reviews?product_id=99999999999999999999", "/admin/orders?page=99999999999999999999",
+                 "/admin/products?page=99999999999999999999"):
+        assert client.get(path).status_code == 200, path

@@ -11,7 +11,7 @@ from ...web import charts
 from ...web.auth import current_actor
 from ...web.rendering import render_page
 from . import admin
-from .helpers import back, csrf_ok, form_dict
+from .helpers import back, csrf_ok, form_dict, whole_number
 
 PRODUCT_FIELDS = (
     "name",
@@ -59,7 +59,7 @@ def list_products():
     page_number = request.args.get("page", "1")
     page = admin_products.list_products(search=request.args.get("search", ""), category=request.args.get("category") or None,
                                         status=request.args.get("status", "all"), low_stock="low_stock" in request.args,
-                                        page=int(page_number) if page_number.isdigit() and int(page_number) > 0 else 1)  # fmt: skip
+                                        page=whole_number(page_number, 1, low=1))  # fmt: skip
     return render_page("admin/products.html", ["product_table"], page=page, args=request.args, **VOCABULARY)
 
 
@@ -111,7 +111,7 @@ def update_stock(product_id: int, variant_id: int):
     if csrf_ok():
         try:
             variant = admin_products.set_variant_stock(
-                current_actor(), product_id, variant_id, int(value) if value.isdigit() else -1
+                current_actor(), product_id, variant_id, whole_number(value, -1)
             )
         except DomainError as problem:
             error = problem.message

@@ -5,7 +5,17 @@ from __future__ import annotations
 from flask import flash, redirect, request
 
 from ...forms.shop import EmptyForm
+from ...schemas.validation import DB_INT_MAX
 from ...services.errors import DomainError
+
+
+def whole_number(raw: str | None, fallback: int | None = None, *, low: int = 0) -> int | None:
+    """A filter or page number typed in a URL or form: digits only, at least `low`, capped at the database's
+    INTEGER (an id beyond it simply finds nothing); anything else is the fallback."""
+    raw = (raw or "").strip()
+    if not raw.isdigit() or int(raw) < low:
+        return fallback
+    return min(int(raw), DB_INT_MAX)
 
 
 def csrf_ok() -> bool:

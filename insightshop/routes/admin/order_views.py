@@ -10,7 +10,7 @@ from ...services.errors import DomainError
 from ...web.auth import current_actor
 from ...web.rendering import render_page
 from . import admin
-from .helpers import back, csrf_ok
+from .helpers import back, csrf_ok, whole_number
 
 
 @admin.get("/orders")
@@ -18,7 +18,7 @@ def list_orders():
     status = request.args.get("status") if request.args.get("status") in ORDER_STATUSES else None
     page_number = request.args.get("page", "1")
     page = admin_orders.list_orders(status=status, search=request.args.get("search") or None,
-                                    page=int(page_number) if page_number.isdigit() and int(page_number) > 0 else 1)  # fmt: skip
+                                    page=whole_number(page_number, 1, low=1))  # fmt: skip
     return render_page("admin/orders.html", ["order_table"], page=page, statuses=ORDER_STATUSES, args=request.args)
 
 
@@ -47,7 +47,7 @@ def change_status(order_id: int):
 def list_payments():
     order_id = request.args.get("order_id", "")
     logs = admin_orders.list_payments(status=request.args.get("status") or None, provider=request.args.get("provider") or None,
-                                      order_id=int(order_id) if order_id.isdigit() else None)  # fmt: skip
+                                      order_id=whole_number(order_id))  # fmt: skip
     return render_page("admin/payments.html", ["payment_table"], logs=logs, args=request.args)
 
 

@@ -10,7 +10,7 @@ from ...web.account_mail import send_password_reset
 from ...web.auth import current_actor
 from ...web.rendering import render_page
 from . import admin
-from .helpers import back, csrf_ok
+from .helpers import back, csrf_ok, whole_number
 
 
 @admin.get("/users")
@@ -76,7 +76,7 @@ def list_reviews():
     rating = request.args.get("rating", "")
     product_id = request.args.get("product_id", "")
     found = admin_shop.list_reviews(rating=int(rating) if rating in {"1", "2", "3", "4", "5"} else None,
-                                    product_id=int(product_id) if product_id.isdigit() else None,
+                                    product_id=whole_number(product_id),
                                     text=request.args.get("text") or None)  # fmt: skip
     return render_page("admin/reviews.html", ["review_table"], reviews=found, args=request.args)
 

@@ -40,7 +40,7 @@ def _int_arg(name: str, default: int | None = None, *, low: int = 1, high: int =
     raw = request.args.get(name)
     if raw in (None, ""):
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not raw.isdigit() or len(raw) > 12 or not low <= int(raw) <= high:
         raise Invalid(
             f"{name} must be a whole number from {low} to {high}", details=[{"field": name, "message": f"{low}–{high}"}]
         )

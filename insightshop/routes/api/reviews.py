@@ -17,7 +17,7 @@ from . import api, json_body
 def list_reviews(product_id: int):
     limit = request.args.get("limit", "50")
     offset = request.args.get("offset", "0")
-    if not (limit.isdigit() and 1 <= int(limit) <= 100 and offset.isdigit()):
+    if not (limit.isdigit() and 1 <= int(limit) <= 100 and offset.isdigit() and len(offset) <= 9):
         raise Invalid("limit must be 1–100 and offset a whole number ≥ 0",
                       details=[{"field": "limit", "message": "1–100"}, {"field": "offset", "message": "≥ 0"}])  # fmt: skip
     found = reviews.list_reviews(product_id, limit=int(limit), offset=int(offset))
