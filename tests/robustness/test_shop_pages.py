@@ -79,3 +79,31 @@ def test_admin_lists_read_like_a_shop_not_a_database(client):
     for path in ("/admin/reviews?product_id=99999999999999999999", "/admin/orders?page=99999999999999999999",
                  "/admin/products?page=99999999999999999999"):
         assert client.get(path).status_code == 200, path
+
+
+def test_the_audit_log_shows_each_change_readably_with_filters_and_pages(client):
+    from insightshop.extensions import db
+    from insightshop.models.audit import AuditEntry
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token
+
+    for index in range(60):
+        db.session.add(AuditEntry(actor_label="boss@example.com", action="product.update", target_type="product",
+                                  target_id=str(index), before={"price": "10.00", "name": "Tee", "notes": "x" * 500},
+                                  after={"price": f"{11 + index}.00", "name": "Tee", "notes": "x" * 500}))  # fmt: skip
+    db.session.add(AuditEntry(actor_label="other@example.com", action="order.status", target_type="order", target_id="7",
+                              before={"status": "paid"}, after={"status": "shipped"}))  # fmt: skip
+    db.session.commit()
+    make_admin()
+    token = csrf_token(client, "/login")
+    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": token})
+
+    first = client.get("/admin/audit?action=product.update").get_data(as_text=True)
+    second = client.get("/admin/audit?action=product.update&page=2").get_data(as_text=True)
+    by_actor = client.get("/admin/audit?actor=other").get_data(as_text=True)
+
+    assert "60 entries" in first and "Page 1 of 2" in first and "Older →" in first
+    assert first.count('class="panel audit-entry"') == 50 and second.count('class="panel audit-entry"') == 10
+    assert "<td>price</td>" in first and "<td>name</td>" not in first  # only what changed
+    assert "x" * 100 not in first  # long values are shortened
+    assert "order.status" in by_actor and "product.update" not in by_actor.split('class="audit-list"')[1]

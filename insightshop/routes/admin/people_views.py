@@ -93,10 +93,21 @@ def delete_review(review_id: int):
 
 @admin.get("/audit")
 def show_audit():
-    entries = audit.list_entries(
-        action=request.args.get("action") or None, actor_label=request.args.get("actor") or None, limit=200
-    )
-    return render_template("admin/audit.html", entries=entries, args=request.args)
+    found = audit.page_of_entries(action=request.args.get("action") or None, actor_label=request.args.get("actor") or None,
+                                  since=_day(request.args.get("since")), until=_day(request.args.get("until")),
+                                  page=whole_number(request.args.get("page"), 1, low=1))  # fmt: skip
+    rows = [(entry, audit.changes(entry)) for entry in found.entries]
+    return render_template("admin/audit.html", found=found, rows=rows, actions=audit.actions(), args=request.args,
+                           page_url=lambda page: url_for("admin.show_audit", **{**request.args, "page": page}))  # fmt: skip
+
+
+def _day(raw: str | None):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None
 
 
 @admin.route("/assistant", methods=["GET", "POST"])
