@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from flask import Flask
+from flask import Flask, request, url_for
 from markupsafe import Markup, escape
 
 from ..services.vocabulary import CATEGORY_LABELS, CLOTHING_TYPE_LABELS, SORT_LABELS
@@ -54,7 +54,26 @@ def chat_text(text: str | None) -> Markup:
     return Markup(safe)
 
 
+def url_with(**changes) -> str:
+    """This page's URL with some query arguments changed (pagination keeps the filters)."""
+    arguments = {**request.args.to_dict(), **changes}
+    return url_for(request.endpoint, **(request.view_args or {}), **{k: v for k, v in arguments.items() if v not in (None, "")})
+
+
+def page_numbers(page: int, pages: int, *, around: int = 2) -> list[int | None]:
+    """The page links to show: first, last and a window around the current one; None marks a gap."""
+    shown = sorted({1, pages, *range(max(1, page - around), min(pages, page + around) + 1)})
+    numbers: list[int | None] = []
+    for number in shown:
+        if numbers and number - numbers[-1] > 1:
+            numbers.append(None)
+        numbers.append(number)
+    return numbers
+
+
 def init_app(app: Flask) -> None:
+    app.add_template_global(url_with)
+    app.add_template_global(page_numbers)
     app.add_template_filter(money)
     app.add_template_filter(label)
     app.add_template_filter(stars)

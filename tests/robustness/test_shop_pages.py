@@ -107,3 +107,18 @@ def test_the_audit_log_shows_each_change_readably_with_filters_and_pages(client)
     assert "<td>price</td>" in first and "<td>name</td>" not in first  # only what changed
     assert "x" * 100 not in first  # long values are shortened
     assert "order.status" in by_actor and "product.update" not in by_actor.split('class="audit-list"')[1]
+
+
+def test_admin_product_pages_have_previous_next_and_gaps(client, demo_catalog):
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token
+
+    make_admin()
+    token = csrf_token(client, "/login")
+    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": token})
+
+    html = client.get("/admin/products?page=3&category=men").get_data(as_text=True)
+    nav = html[html.index('<nav class="pagination"'):]
+    nav = nav[: nav.index("</nav>")]
+
+    assert "← Previous" in nav and 'aria-current="page">3<' in nav and "page=2&amp;category=men" in nav
