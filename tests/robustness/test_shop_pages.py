@@ -122,3 +122,23 @@ def test_admin_product_pages_have_previous_next_and_gaps(client, demo_catalog):
     nav = nav[: nav.index("</nav>")]
 
     assert "← Previous" in nav and 'aria-current="page">3<' in nav and "page=2&amp;category=men" in nav
+
+
+def test_a_refused_product_says_what_to_fix_once_at_the_field(client):
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token
+
+    make_admin()
+    token = csrf_token(client, "/login")
+    client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": token})
+    token = csrf_token(client, "/admin/products/new")
+
+    response = client.post("/admin/products/new", data={"name": "Test Tee", "price": "1000000", "category": "men",
+                                                        "available_colors": "white", "available_sizes": "M",
+                                                        "csrf_token": token})  # fmt: skip
+
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert html.count("Enter a price from $0.00 to $100,000.00") == 1
+    assert '<div class="field field--error"><label for="price">' in html
+    assert "a number from 0 to 100000" not in html and "Please check the highlighted field below." in html

@@ -11,7 +11,7 @@ from ...web import charts
 from ...web.auth import current_actor
 from ...web.rendering import render_page
 from . import admin
-from .helpers import back, csrf_ok, form_dict, whole_number
+from .helpers import PRODUCT_FIELD_HINTS, back, csrf_ok, field_problems, form_dict, whole_number
 
 PRODUCT_FIELDS = (
     "name",
@@ -74,9 +74,8 @@ def new_product():
         else:
             return back(url_for("admin.edit_product", product_id=product.id), message=f"Created {product.name}.")
     status = 422 if request.method == "POST" else 200
-    return render_template(
-        "admin/product_form.html", product=None, error=error, values=request.form, **VOCABULARY
-    ), status
+    return render_template("admin/product_form.html", product=None, error=error, values=request.form,
+                           field_errors=field_problems(error, PRODUCT_FIELD_HINTS), **VOCABULARY), status  # fmt: skip
 
 
 @admin.route("/products/<int:product_id>", methods=["GET", "POST"])
@@ -91,9 +90,8 @@ def edit_product(product_id: int):
         else:
             return back(url_for("admin.edit_product", product_id=product_id), message="Saved.")
     status = 422 if error else 200
-    return render_template(
-        "admin/product_form.html", product=product, error=error, values=request.form, **VOCABULARY
-    ), status
+    return render_template("admin/product_form.html", product=product, error=error, values=request.form,
+                           field_errors=field_problems(error, PRODUCT_FIELD_HINTS), **VOCABULARY), status  # fmt: skip
 
 
 @admin.post("/products/<int:product_id>/active")

@@ -53,3 +53,26 @@ def back(target: str, error: DomainError | None = None, message: str | None = No
     elif message:
         flash(message, "success")
     return redirect(target, 303)
+
+
+# What an admin reads next to a field the product service refused (its own messages name schema rules).
+PRODUCT_FIELD_HINTS = {
+    "name": "Give the product a name (up to 255 characters).",
+    "description": "The description is too long.",
+    "price": "Enter a price from $0.00 to $100,000.00, like 49.95.",
+    "stock_quantity": "Enter a whole number of items from 0 to 100,000, or leave it empty.",
+    "category": "Choose a department.",
+    "available_colors": "Tick at least one colour.",
+    "available_sizes": "Tick at least one size.",
+}
+
+
+def field_problems(error: DomainError | None, hints: dict[str, str]) -> dict[str, str]:
+    """A refused save's problems by form field, in words for people (the page shows each one once, at its field)."""
+    problems: dict[str, str] = {}
+    for detail in (error.details if error else []) or []:
+        if not isinstance(detail, dict) or not detail.get("field"):
+            continue
+        field = str(detail["field"]).split(".")[0]
+        problems.setdefault(field, hints.get(field) or str(detail.get("message", "")).split(": ", 1)[-1])
+    return problems
