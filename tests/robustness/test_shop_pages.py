@@ -142,3 +142,15 @@ def test_a_refused_product_says_what_to_fix_once_at_the_field(client):
     assert html.count("Enter a price from $0.00 to $100,000.00") == 1
     assert '<div class="field field--error"><label for="price">' in html
     assert "a number from 0 to 100000" not in html and "Please check the highlighted field below." in html
+
+
+def test_image_links_in_the_cart_have_accessible_names(client):
+    import re
+
+    from tests.routes.test_checkout_pages import fill_cart
+
+    fill_cart(client)
+
+    html = client.get("/cart").get_data(as_text=True)
+    link = re.search(r'<a [^>]*class="cart-line-image"[^>]*>', html).group(0)
+    assert 'aria-label="Oxford Shirt, White / L"' in link
