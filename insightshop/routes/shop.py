@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from ..extensions import db
 from ..schemas.catalog import browse_params
-from ..services import catalog, wishlist
+from ..services import catalog, shop_policies, wishlist
 from ..services.illustrations import render_product_svg
 from ..services.vocabulary import CLOTHING_TYPES, COLORS
 from ..web import display
@@ -51,7 +51,7 @@ def show_product(product_id: int):
     related = [display.card(p) for p in catalog.related_products(product)]
     saved = product.id in wishlist.saved_product_ids(current_actor())
     return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
-                       **review_context(product))  # fmt: skip
+                       facts=shop_policies.buying_facts(product.fabric), **review_context(product))  # fmt: skip
 
 
 @shop.get("/products/<int:product_id>/image.svg")

@@ -286,3 +286,34 @@ def all_answers() -> dict[str, list[dict]]:
 TOPIC_LABELS = {"shipping": "Shipping and delivery", "returns": "Returns and exchanges", "sizes": "Sizes",
                 "payments": "Payment", "orders": "Orders and tracking", "account": "Your account",
                 "contact": "Contact us"}  # fmt: skip
+
+
+# How to look after each fabric (the product page's "Care" line).
+CARE_BY_FABRIC = {
+    "cotton": "Machine wash at 30°C, tumble dry low.", "linen": "Machine wash at 30°C, iron while damp.",
+    "wool": "Hand wash cold or dry clean; dry flat.", "cashmere": "Hand wash cold; dry flat, never wring.",
+    "denim": "Wash inside out at 30°C with like colours.", "polyester": "Machine wash at 40°C; quick to dry.",
+    "fleece": "Machine wash at 30°C; no fabric softener.", "silk": "Dry clean or hand wash cold.",
+    "leather": "Wipe clean; condition now and then.", "nylon": "Machine wash at 30°C; line dry.",
+    "viscose": "Hand wash cold; iron on low.", "jersey": "Machine wash at 30°C; dry flat to keep its shape.",
+    "corduroy": "Wash inside out at 30°C; no tumble drying.",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class BuyingFacts:
+    delivery: str
+    returns: str
+    care: str | None
+
+
+def buying_facts(fabric: str | None) -> BuyingFacts:
+    """What a shopper wants next to "Add to cart": delivery cost and time, the returns window, care."""
+    rates = shipping_rates()
+    standard_days = DELIVERY_OPTIONS["standard"][1]
+    return BuyingFacts(
+        delivery=f"Standard delivery {standard_days}, free from {_money(rates['free_from'])} "
+                 f"(otherwise {_money(rates['standard'])}); express {DELIVERY_OPTIONS['express'][1]}.",
+        returns=f"Free returns within {return_window_days()} days of delivery.",
+        care=CARE_BY_FABRIC.get(fabric or ""),
+    )  # fmt: skip

@@ -154,3 +154,15 @@ def test_image_links_in_the_cart_have_accessible_names(client):
     html = client.get("/cart").get_data(as_text=True)
     link = re.search(r'<a [^>]*class="cart-line-image"[^>]*>', html).group(0)
     assert 'aria-label="Oxford Shirt, White / L"' in link
+
+
+def test_the_product_page_shows_delivery_returns_care_and_fit_from_the_configuration(client, app):
+    from tests.factories import make_product
+
+    app.config.update(FREE_SHIPPING_FROM="80.00", RETURN_WINDOW_DAYS=21)
+    product = make_product("Linen Camp Shirt", fabric="linen")
+
+    html = client.get(f"/products/{product.id}").get_data(as_text=True)
+
+    assert "free from $80.00" in html and "Free returns within 21 days of delivery." in html
+    assert "Machine wash at 30°C, iron while damp." in html and "see the size guide" in html
