@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from ..extensions import db
 from ..schemas.catalog import browse_params
-from ..services import catalog, shop_policies, wishlist
+from ..services import catalog, pricing, shop_policies, wishlist
 from ..services.illustrations import render_product_svg
 from ..services.vocabulary import CLOTHING_TYPES, COLORS
 from ..web import display
@@ -29,6 +29,7 @@ def show_home():
         on_sale=[display.card(p) for p in catalog.on_sale_products(8)],
         departments=display.department_tiles(catalog.category_counts()),
         type_links=display.type_links(),
+        sale=display.sale_banner(pricing.running_sales()),
     )
 
 

@@ -478,3 +478,20 @@ def comparison(products: list[Product]) -> Comparison:
         for p in products
     ]
     return Comparison(columns, rows)
+
+
+@dataclass(frozen=True)
+class SaleBanner:
+    headline: str
+    ends: str
+    url: str
+
+
+def sale_banner(sales) -> SaleBanner | None:
+    """The home page's banner for the biggest running sale, or None when nothing is on sale."""
+    if not sales:
+        return None
+    sale = max(sales, key=lambda s: (s.discount_percentage, -s.end_date.toordinal()))
+    percent = f"{sale.discount_percentage.normalize():f}".rstrip(".")
+    return SaleBanner(f"{sale.name}: up to {percent}% off", f"Ends {sale.end_date.strftime('%d %b')}",
+                      url_for("shop.show_catalog", on_sale="1"))  # fmt: skip

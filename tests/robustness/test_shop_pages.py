@@ -166,3 +166,27 @@ def test_the_product_page_shows_delivery_returns_care_and_fit_from_the_configura
 
     assert "free from $80.00" in html and "Free returns within 21 days of delivery." in html
     assert "Machine wash at 30°C, iron while damp." in html and "see the size guide" in html
+
+
+def test_the_home_page_announces_a_running_sale_and_its_link_lists_only_sale_items(client):
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from insightshop.extensions import db
+    from insightshop.models.sales import Sale
+    from insightshop.services import pricing
+    from tests.factories import make_product
+
+    assert "sale-banner" not in client.get("/").get_data(as_text=True)  # nothing on sale, no banner
+    on_sale, full_price = make_product("Sale Shirt"), make_product("Full Price Shirt", clothing_type="sweater")
+    today = pricing.today()
+    db.session.add(Sale(name="Winter Sale", discount_percentage=Decimal("25"), is_active=True, clothing_types=["shirt"],
+                        start_date=today - timedelta(days=1), end_date=today + timedelta(days=3)))  # fmt: skip
+    db.session.commit()
+
+    html = client.get("/").get_data(as_text=True)
+    url = re.search(r'<a class="sale-banner" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    listed = client.get(url).get_data(as_text=True)
+
+    assert "Winter Sale: up to 25% off" in html
+    assert on_sale.name in listed and full_price.name not in listed
