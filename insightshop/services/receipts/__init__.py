@@ -1,0 +1,1 @@
+"""Receipts: reading documents (text, PDF, OCR), extraction engines, validation and categorisation."""
