@@ -1,3 +1,5 @@
+import warnings
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -13,7 +15,11 @@ def test_migrations_have_a_single_head(app):
 
 
 def test_migrated_schema_matches_the_models(app):
-    with db.engine.connect() as connection:
+    # SQLAlchemy cannot reflect expression indexes (categories' lower(name) uniqueness); that index is
+    # checked by behaviour in the category tests instead.
+    with warnings.catch_warnings(), db.engine.connect() as connection:
+        warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based index")
+        warnings.filterwarnings("ignore", "autogenerate skipping metadata-specified expression-based index")
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "include_name": include_in_migrations}
         )

@@ -6,10 +6,11 @@ from .cart import CartItem, WishlistItem
 from .catalog import Product, ProductVariant
 from .conversations import ChatMessage, Conversation, PendingConfirmation
 from .orders import Order, OrderEvent, OrderItem, PaymentLog, ReturnItem, ReturnRequest
+from .receipts import Category, Receipt, ReceiptItem
 from .reviews import Review
 from .sales import Sale
 
 __all__ = [
-    "ApiToken", "LoginSession", "AuditEntry", "CartItem", "ChatMessage", "Conversation", "PendingConfirmation", "Order",
+    "ApiToken", "LoginSession", "AuditEntry", "CartItem", "Category", "Receipt", "ReceiptItem", "ChatMessage", "Conversation", "PendingConfirmation", "Order",
     "OrderEvent", "OrderItem", "PaymentLog", "Product", "ProductVariant", "ReturnItem", "ReturnRequest", "Review", "Sale", "User", "WishlistItem",
 ]  # fmt: skip
