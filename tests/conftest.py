@@ -49,6 +49,7 @@ def migrated_database(tmp_path_factory):
         app = _app_for(url)
         with app.app_context():
             upgrade()
+            _SEED_ROWS[url] = _rows_the_migrations_added()
             db.engine.dispose()
         yield ("postgresql", url)
         with engine.begin() as connection:
@@ -69,6 +70,21 @@ def _normalise(url: str) -> str:
     return normalise_database_url(url)
 
 
+# Rows the migrations themselves insert (e.g. the starting categories), put back after each TRUNCATE so that
+# PostgreSQL tests start from the same data as SQLite tests, which copy the migrated file.
+_SEED_ROWS: dict[str, list[tuple[sa.Table, list[dict]]]] = {}
+
+
+def _rows_the_migrations_added() -> list[tuple[sa.Table, list[dict]]]:
+    seeded = []
+    with db.engine.connect() as connection:
+        for table in db.metadata.sorted_tables:
+            rows = [dict(row._mapping) for row in connection.execute(sa.select(table))]
+            if rows:
+                seeded.append((table, rows))
+    return seeded
+
+
 def _empty_postgres(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as connection:
@@ -76,6 +92,15 @@ def _empty_postgres(url: str) -> None:
         if tables:
             quoted = ", ".join(f'"{name}"' for name in tables)
             connection.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
+        for table, rows in _SEED_ROWS.get(url, []):
+            connection.execute(table.insert(), rows)
+            if "id" in table.c:  # later inserts continue after the seeded ids
+                connection.execute(
+                    sa.text(
+                        f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                        f'(SELECT MAX(id) FROM "{table.name}"))'
+                    )
+                )
     engine.dispose()
 
 

@@ -32,6 +32,7 @@ class ErrorCode(StrEnum):
     SIGNATURE_INVALID = "signature_invalid"
     RETURN_NOT_ALLOWED = "return_not_allowed"
     VARIANT_REQUIRED = "variant_required"
+    DUPLICATE_RECEIPT = "duplicate_receipt"
     TOKEN_INVALID = "token_invalid"
     TOKEN_EXPIRED = "token_expired"
     TOKEN_REVOKED = "token_revoked"
@@ -79,3 +80,13 @@ class Conflict(DomainError):
 class Unavailable(DomainError):
     status = 503
     default_code = ErrorCode.UNAVAILABLE
+
+
+class TooLarge(DomainError):
+    status = 413
+    default_code = ErrorCode.PAYLOAD_TOO_LARGE
+
+
+class UnsupportedType(DomainError):
+    status = 415
+    default_code = ErrorCode.UNSUPPORTED_MEDIA_TYPE

@@ -102,7 +102,10 @@ class DeliveryOption:
 
 def delivery_options(merchandise: Decimal) -> list[DeliveryOption]:
     """Every shipping method with what it costs for this much merchandise."""
-    return [DeliveryOption(method, *SHIPPING_LABELS[method], shipping_cost(method, merchandise)) for method in SHIPPING_METHODS]
+    return [
+        DeliveryOption(method, *SHIPPING_LABELS[method], shipping_cost(method, merchandise))
+        for method in SHIPPING_METHODS
+    ]
 
 
 def free_shipping_threshold() -> Decimal:

@@ -40,7 +40,11 @@ def _request_locked(order, items: list[dict]) -> ReturnRequest:
         pending = sum(r.quantity for r in _pending_items(item.id))
         available = item.quantity - item.returned_quantity - pending
         if not 1 <= wanted["quantity"] <= available:
-            what = f"You can return at most {available} of {item.name}" if available else f"{item.name} is already being returned"
+            what = (
+                f"You can return at most {available} of {item.name}"
+                if available
+                else f"{item.name} is already being returned"
+            )
             raise Invalid(what,
                           details=[{"field": f"items.{index}.quantity", "message": f"at most {available}"}])  # fmt: skip
         request.items.append(

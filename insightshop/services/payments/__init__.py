@@ -13,6 +13,7 @@ from ...models.cart import CartItem
 from ...models.orders import Order, OrderEvent, PaymentLog
 from .. import order_events, orders, reviews
 from ..errors import Conflict, ErrorCode
+from ..receipts import order_records
 
 
 @dataclass(frozen=True)
@@ -111,5 +112,6 @@ def mark_paid(order: Order, *, provider: str, method: str, actor: str = "payment
     db.session.query(CartItem).filter(owner, CartItem.variant_id.in_(bought)).delete(synchronize_session=False)
     # Reviews the buyer wrote before paying now count as verified purchases.
     reviews.verify_purchases(locked)
+    order_records.record_order_receipt(locked)
     order_events.announce(locked, "paid")
     return True

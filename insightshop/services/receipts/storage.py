@@ -1,0 +1,80 @@
+"""Receipt files on disk: outside static/, under random names, read back only through the owner's receipt."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import current_app
+
+from ..errors import NotFound
+
+# What an upload may be, told from its first bytes (never from the name or the declared type).
+SIGNATURES = (
+    (b"%PDF-", "application/pdf", ".pdf"),
+    (b"\xff\xd8\xff", "image/jpeg", ".jpg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png", ".png"),
+)
+TEXT_TYPE = ("text/plain", ".txt")
+
+
+def storage_dir() -> Path:
+    configured = current_app.config.get("RECEIPT_STORAGE_DIR")
+    return Path(configured) if configured else Path(current_app.instance_path) / "receipts"
+
+
+def detect_type(data: bytes) -> tuple[str, str] | None:
+    """(content type, extension) of the bytes, or None when they are no receipt format the shop reads."""
+    for magic, content_type, extension in SIGNATURES:
+        if data.startswith(magic):
+            return content_type, extension
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp", ".webp"
+    if _looks_like_text(data[:4096]):
+        return TEXT_TYPE
+    return None
+
+
+def _looks_like_text(head: bytes) -> bool:
+    if not head or b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:  # a multi-byte character cut at the end of the sample is fine
+            try:
+                head.decode("cp1252")
+            except UnicodeDecodeError:
+                return False
+    printable = sum(byte >= 32 or byte in (9, 10, 13) for byte in head)
+    return printable / len(head) > 0.95
+
+
+def save_file(data: bytes, extension: str) -> str:
+    """Write the bytes under a fresh random name; returns that name."""
+    folder = storage_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    name = secrets.token_hex(16) + extension
+    path = folder / name
+    with open(path, "xb") as handle:  # x: never overwrite
+        handle.write(data)
+    os.chmod(path, 0o600)
+    return name
+
+
+def file_path(stored_name: str) -> Path:
+    """The path of a stored file; NotFound when it is gone. Names come from the database, never from a URL."""
+    path = storage_dir() / Path(stored_name).name
+    if not path.is_file():
+        raise NotFound("The receipt's file is no longer stored")
+    return path
+
+
+def read_file(stored_name: str) -> bytes:
+    return file_path(stored_name).read_bytes()
+
+
+def delete_file(stored_name: str | None) -> None:
+    if stored_name:
+        (storage_dir() / Path(stored_name).name).unlink(missing_ok=True)
