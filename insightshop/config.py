@@ -65,6 +65,12 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # Request bodies above this answer 413 (uploads that need more raise it for their own route).
         "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_REQUEST_BYTES", str(1024 * 1024))),
         "RETURN_WINDOW_DAYS": 30,
+        # Receipts: the largest file, how receipts are queued (rq, thread, inline; default by REDIS_URL), the engine.
+        "RECEIPT_MAX_BYTES": int(os.environ.get("RECEIPT_MAX_BYTES", str(10 * 1024 * 1024))),
+        "RECEIPT_QUEUE": os.environ.get("RECEIPT_QUEUE") or None,
+        "RECEIPT_ENGINE": os.environ.get("RECEIPT_ENGINE") or None,
+        "RECEIPT_STORAGE_DIR": os.environ.get("RECEIPT_STORAGE_DIR") or None,
+        "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
         "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
@@ -81,6 +87,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     }
     config.update(overrides)
     config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
+    # Upload routes may take a receipt plus the multipart envelope around it; every other route keeps the limit.
+    config.setdefault("UPLOAD_MAX_BYTES", config["RECEIPT_MAX_BYTES"] + 64 * 1024)
     if "SECRET_KEY" not in config:
         config["SECRET_KEY"] = _secret_key(instance_path, production)
     _public_base_url(config, production)

@@ -15,6 +15,7 @@ def register_blueprints(app: Flask) -> None:
     from .compare import compare_pages
     from .help import help_pages
     from .orders import order_pages
+    from .receipts import receipt_pages
     from .reviews import review_pages
     from .shop import shop
     from .wishlist import wishlist_pages
@@ -27,6 +28,7 @@ def register_blueprints(app: Flask) -> None:
         compare_pages,
         review_pages,
         order_pages,
+        receipt_pages,
         help_pages,
         assistant,
         admin,

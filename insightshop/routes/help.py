@@ -30,5 +30,9 @@ def show_privacy():
 
 @help_pages.get("/terms")
 def show_terms():
-    return render_template("help/terms.html", support_email=shop_policies.SUPPORT_EMAIL,
-                           return_days=shop_policies.return_window_days(), rates=shop_policies.shipping_rates())
+    return render_template(
+        "help/terms.html",
+        support_email=shop_policies.SUPPORT_EMAIL,
+        return_days=shop_policies.return_window_days(),
+        rates=shop_policies.shipping_rates(),
+    )

@@ -57,7 +57,9 @@ def chat_text(text: str | None) -> Markup:
 def url_with(**changes) -> str:
     """This page's URL with some query arguments changed (pagination keeps the filters)."""
     arguments = {**request.args.to_dict(), **changes}
-    return url_for(request.endpoint, **(request.view_args or {}), **{k: v for k, v in arguments.items() if v not in (None, "")})
+    return url_for(
+        request.endpoint, **(request.view_args or {}), **{k: v for k, v in arguments.items() if v not in (None, "")}
+    )
 
 
 def page_numbers(page: int, pages: int, *, around: int = 2) -> list[int | None]:

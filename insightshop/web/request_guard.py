@@ -4,7 +4,7 @@ Checked once, before any route runs, so no service ever sees a NUL byte or an id
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from werkzeug.routing import IntegerConverter
 
 from ..schemas.validation import CONTROL_CHARACTERS, DB_INT_MAX, find_control_character, parse_strict_json, shorten
@@ -24,7 +24,20 @@ def install_converters(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
+    app.before_request(allow_uploads)  # first: the body limit must be set before anything reads the form
     app.before_request(refuse_control_characters)
+
+
+def accepts_uploads(view):
+    """Mark a view that takes file uploads: its requests may be as large as UPLOAD_MAX_BYTES."""
+    view.accepts_uploads = True
+    return view
+
+
+def allow_uploads() -> None:
+    view = current_app.view_functions.get(request.endpoint or "")
+    if getattr(view, "accepts_uploads", False):
+        request.max_content_length = current_app.config["UPLOAD_MAX_BYTES"]
 
 
 def refuse_control_characters() -> None:

@@ -108,9 +108,7 @@ def update_stock(product_id: int, variant_id: int):
     error, value = None, request.form.get("stock", "")
     if csrf_ok():
         try:
-            variant = admin_products.set_variant_stock(
-                current_actor(), product_id, variant_id, whole_number(value, -1)
-            )
+            variant = admin_products.set_variant_stock(current_actor(), product_id, variant_id, whole_number(value, -1))
         except DomainError as problem:
             error = problem.message
     product = admin_products.get_any_product(product_id)

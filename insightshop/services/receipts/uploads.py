@@ -18,12 +18,11 @@ from . import jobs, storage
 UPLOADS_PER_USER = rate_limits.Rule(
     "receipt-upload", "RECEIPT_UPLOAD_LIMIT", "10 per minute", message="At most 10 receipt uploads a minute"
 )
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 ACCEPTED = "JPEG, PNG or WebP photos, PDF files or plain text"
 
 
 def max_upload_bytes() -> int:
-    return int(current_app.config.get("RECEIPT_MAX_BYTES") or DEFAULT_MAX_BYTES)
+    return int(current_app.config["RECEIPT_MAX_BYTES"])
 
 
 def upload_receipt(actor: Actor, filename: str | None, data: bytes) -> Receipt:
