@@ -14,6 +14,7 @@ from ..services.payments import offline
 from ..services.rate_limits import RateLimited
 from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
+from ..web.receipt_pdf import render_receipt
 from ..web.rendering import render_page
 from ..web.security_headers import STRIPE_CONTENT_SECURITY_POLICY
 
@@ -142,7 +143,7 @@ def show_receipt(order_id: int):
 @order_pages.get("/orders/<int:order_id>/receipt.pdf")
 def receipt_pdf(order_id: int):
     order = _order(order_id)
-    response = Response(order_receipts.receipt_pdf(order), mimetype="application/pdf")
+    response = Response(render_receipt(order), mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'attachment; filename="insightshop-receipt-{order.id}.pdf"'
     return response
 

@@ -1,14 +1,27 @@
-"""Order receipts: one plain-text layout (conventional, so the receipt extractor can read it) and its PDF."""
+"""Order receipts: one plain-text layout (conventional, so the receipt extractor can read it), and the facts the
+designed PDF receipt (web/receipt_pdf.py) prints beyond the order's own snapshot: how it was paid (card brand and
+last four digits, never more), how it ships and how to reach the shop."""
 
 from __future__ import annotations
 
-from fpdf import FPDF
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
-from ..models.orders import Order
+from flask import current_app
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models.orders import Order, PaymentLog
+from . import shop_policies
 from .errors import Conflict, ErrorCode
 
 WIDTH = 48
 MERCHANT = "InsightShop"
+TAGLINE = "Everyday clothing for the whole family"
+WEBSITE = "shop.insightshop.example"  # when PUBLIC_BASE_URL is not configured
+CARD_BRANDS = {"visa": "Visa", "mastercard": "Mastercard", "amex": "American Express", "discover": "Discover"}
+_CARD_DIGITS = re.compile(r"\d[\d -]{3,}\d")
 
 
 def _row(left: str, right: str) -> str:
@@ -16,14 +29,18 @@ def _row(left: str, right: str) -> str:
     return f"{left[:room]:<{room}} {right}"
 
 
-def receipt_lines(order: Order) -> list[str]:
-    """The receipt as fixed-width text lines: merchant, date, items with prices, totals, payment."""
+def _require_paid(order: Order) -> None:
     if not order.is_paid:
         raise Conflict("A receipt exists once the order is paid", code=ErrorCode.CONFLICT)
+
+
+def receipt_lines(order: Order) -> list[str]:
+    """The receipt as fixed-width text lines: merchant, date, items with prices, totals, payment."""
+    _require_paid(order)
     lines = [
         MERCHANT.upper().center(WIDTH),
-        "Everyday clothing for the whole family".center(WIDTH),
-        "shop.insightshop.example".center(WIDTH),
+        TAGLINE.center(WIDTH),
+        WEBSITE.center(WIDTH),
         "",
         f"Receipt for order #{order.id}",
         f"Date: {order.paid_at.strftime('%Y-%m-%d %H:%M')} UTC",
@@ -57,20 +74,50 @@ def receipt_text(order: Order) -> str:
     return "\n".join(receipt_lines(order)) + "\n"
 
 
-def receipt_pdf(order: Order) -> bytes:
-    """The receipt as a one-page PDF (text stays selectable, so it can be extracted again)."""
-    pdf = FPDF(format=(100, 60 + 5 * len(receipt_lines(order))), unit="mm")
-    pdf.set_margins(6, 6, 6)
-    pdf.set_auto_page_break(auto=False)
-    pdf.add_page()
-    pdf.set_title(f"InsightShop receipt #{order.id}")
-    pdf.set_author(MERCHANT)
-    pdf.set_font("Courier", size=8)
-    for line in receipt_lines(order):
-        pdf.cell(0, 4.2, _latin1(line), new_x="LMARGIN", new_y="NEXT")
-    return bytes(pdf.output())
+@dataclass(frozen=True)
+class ReceiptFacts:
+    """What a receipt says beyond the order's snapshot."""
+
+    order: Order
+    payment: str  # "Visa ending in 4242": brand and last four digits only
+    test_payment: bool
+    delivery_method: str  # "Standard"
+    delivery_time: str  # "3–5 business days"
+    support_email: str
+    return_days: int
+    website: str
 
 
-def _latin1(text: str) -> str:
-    # The core PDF fonts cover Latin-1; a bullet or dash outside it is written plainly.
-    return text.replace("•", "*").replace("—", "-").encode("latin-1", "replace").decode("latin-1")
+def receipt_facts(order: Order) -> ReceiptFacts:
+    """The paid order's receipt facts: payment card, delivery, and the shop's contact and returns policy."""
+    _require_paid(order)
+    method, days = shop_policies.DELIVERY_OPTIONS.get(order.shipping_method, (order.shipping_method.capitalize(), ""))
+    return ReceiptFacts(order=order, payment=payment_card(order), test_payment=order.is_test_payment,
+                        delivery_method=method, delivery_time=days, support_email=shop_policies.SUPPORT_EMAIL,
+                        return_days=shop_policies.return_window_days(), website=_website())  # fmt: skip
+
+
+def payment_card(order: Order) -> str:
+    """How the order was paid, as "Visa ending in 4242": the card's brand and last four digits, never more."""
+    log = db.session.scalar(
+        select(PaymentLog)
+        .where(
+            PaymentLog.order_id == order.id,
+            PaymentLog.kind == "payment",
+            PaymentLog.status == "succeeded",
+            PaymentLog.card_last4.is_not(None),
+        )
+        .order_by(PaymentLog.id.desc())
+        .limit(1)
+    )
+    if log is not None:
+        brand = CARD_BRANDS.get((log.card_brand or "").lower(), (log.card_brand or "Card").capitalize())
+        return f"{brand} ending in {log.card_last4}"
+    # No card on record (an older order): the order's own label, with any longer run of digits cut to its last four.
+    label = (order.payment_method or order.payment_provider or "Card").replace(" (test)", "")
+    return _CARD_DIGITS.sub(lambda found: "ending in " + re.sub(r"\D", "", found.group())[-4:], label)
+
+
+def _website() -> str:
+    base = current_app.config.get("PUBLIC_BASE_URL")
+    return urlsplit(base).netloc if base else WEBSITE

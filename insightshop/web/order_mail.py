@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..models.orders import Order
-from ..services import order_receipts
 from ..services.mail import Attachment, send_mail
 from ..services.order_events import order_changed
+from . import receipt_pdf
 
 log = logging.getLogger(__name__)
 PENDING = "insightshop.order_mail"
@@ -81,7 +81,7 @@ def compose(order: Order, kind: str, facts: dict) -> OutgoingMail:
     attachments = ()
     if kind == "paid":
         attachments = (Attachment(f"insightshop-receipt-{order.id}.pdf", "application/pdf",
-                                  order_receipts.receipt_pdf(order)),)  # fmt: skip
+                                  receipt_pdf.render_receipt(order)),)  # fmt: skip
     return OutgoingMail(order.email, f"{headline} — order #{order.id}", _render("email/order.txt", context),
                         _render("email/order.html", context), attachments)  # fmt: skip
 

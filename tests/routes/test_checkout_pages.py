@@ -1,4 +1,7 @@
+import io
 import re
+
+from pypdf import PdfReader
 
 from insightshop.extensions import db
 from insightshop.models.cart import CartItem
@@ -57,6 +60,8 @@ def test_a_guest_pays_with_the_success_card_and_gets_a_receipt(client):
     assert "Payment received" in order_page and "Download receipt (PDF)" in order_page
     assert "INSIGHTSHOP" in receipt and re.search(r"TOTAL USD\s+70\.75", receipt)
     assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
+    pdf_text = PdfReader(io.BytesIO(pdf.data)).pages[0].extract_text()
+    assert f"Order #{order.id}" in pdf_text and "Oxford Shirt" in pdf_text and "Total (USD) $70.75" in pdf_text
 
 
 def test_a_declined_card_shows_the_reason_and_keeps_the_cart(client):
