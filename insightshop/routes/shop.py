@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, current_app, request
 from ..extensions import db
 from ..schemas.catalog import browse_params
 from ..services import catalog, pricing, shop_policies, wishlist
-from ..services.illustrations import render_product_svg
+from ..services.illustrations import VIEWS, has_close_up, render_product_svg
 from ..services.vocabulary import CLOTHING_TYPES, COLORS
 from ..web import display
 from ..web.auth import current_actor
@@ -59,9 +59,12 @@ def show_product(product_id: int):
 def product_image(product_id: int):
     product = catalog.get_product(product_id, include_inactive=True)
     color = request.args.get("color") or product.color
-    if color not in product.available_colors:
+    view = request.args.get("view") or "front"
+    if color not in product.available_colors or view not in VIEWS:
         abort(404)
-    return _svg_response(render_product_svg(product.clothing_type, color))
+    if view != "front" and not has_close_up(product.clothing_type):
+        abort(404)
+    return _svg_response(render_product_svg(product.clothing_type, color, view=view))
 
 
 @shop.get("/illustrations/<clothing_type>/<color>.svg")
