@@ -48,7 +48,7 @@ def show_catalog():
 @shop.get("/products/<int:product_id>")
 def show_product(product_id: int):
     product = catalog.get_product(product_id)
-    view = display.product_view(product, request.args.get("color"), request.args.get("size"))
+    view = display.product_view(product, request.args.get("color"), request.args.get("size"), request.args.get("view"))
     related = [display.card(p) for p in catalog.related_products(product)]
     saved = product.id in wishlist.saved_product_ids(current_actor())
     return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
