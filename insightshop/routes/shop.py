@@ -24,9 +24,9 @@ def show_home():
     return render_page(
         "shop/home.html",
         [],
-        featured=[display.card(p) for p in catalog.featured_products(8)],
-        new_arrivals=[display.card(p) for p in catalog.new_arrivals(8)],
-        on_sale=[display.card(p) for p in catalog.on_sale_products(8)],
+        featured=display.whole_rows(catalog.featured_products(display.HOME_GRID_CARDS)),
+        new_arrivals=display.whole_rows(catalog.new_arrivals(display.HOME_GRID_CARDS)),
+        on_sale=display.whole_rows(catalog.on_sale_products(display.HOME_GRID_CARDS)),
         departments=display.department_tiles(catalog.category_counts()),
         type_links=display.type_links(),
         sale=display.sale_banner(pricing.running_sales()),
@@ -49,7 +49,7 @@ def show_catalog():
 def show_product(product_id: int):
     product = catalog.get_product(product_id)
     view = display.product_view(product, request.args.get("color"), request.args.get("size"), request.args.get("view"))
-    related = [display.card(p) for p in catalog.related_products(product)]
+    related = display.whole_rows(catalog.related_products(product, display.ROW_CARDS))
     saved = product.id in wishlist.saved_product_ids(current_actor())
     return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
                        facts=shop_policies.buying_facts(product.fabric), **review_context(product))  # fmt: skip

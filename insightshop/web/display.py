@@ -143,6 +143,18 @@ class ProductView:
     gallery: list[Picture] = field(default_factory=list)
 
 
+# Grids of class grid--rows are 4 cards across, 2 on phones (shop.css): a multiple of 4 fills every row at both.
+ROW_CARDS = 4
+HOME_GRID_CARDS = 2 * ROW_CARDS
+
+
+def whole_rows(products: list[Product]) -> list[Card]:
+    """Cards for a grid--rows grid, cut so its last row is full 4 and 2 across; fewer than 4 make one row."""
+    count = len(products)
+    keep = count - count % ROW_CARDS if count >= ROW_CARDS else (count - count % 2 or count)
+    return [card(p) for p in products[:keep]]
+
+
 def card(product: Product, book: PriceBook | None = None, *, color: str | None = None,
          misses: list[str] | None = None) -> Card:  # fmt: skip
     """A product as a catalog tile; with color (one the shopper asked for), the picture and link show that variant."""

@@ -1,8 +1,10 @@
 """Product imagery (issue 12 item 20): a picture per colour and a close-up on the product page, without JavaScript
-too."""
+too, and home grids cut to whole rows."""
 
 import html as html_lib
 import re
+from datetime import timedelta
+from decimal import Decimal
 
 from tests.factories import make_product
 
@@ -120,3 +122,43 @@ def test_the_picture_route_serves_close_ups_only_of_garments_that_have_one(clien
     assert client.get(f"/products/{shirt.id}/image.svg?color=navy&view=back").status_code == 404
     assert client.get(f"/products/{tee.id}/image.svg?view=close-up").status_code == 404
     assert client.get(f"/products/{tee.id}/image.svg?view=front").status_code == 200
+
+
+def _home_sections(html: str) -> dict[str, int]:
+    """Cards per home grid, by the section's title."""
+    counts = {}
+    for section in html.split("<section")[1:]:
+        title = re.search(r'<h2 class="section-title">([^<]+)</h2>', section)
+        if title and 'class="grid grid--rows"' in section:
+            counts[title.group(1)] = section.count('<article class="card">')
+    return counts
+
+
+def test_home_grids_show_whole_rows_of_four(client):
+    from insightshop.extensions import db
+    from insightshop.models.sales import Sale
+    from insightshop.services import pricing
+
+    for number in range(6):
+        make_product(f"Favourite Shirt {number}", is_featured=True)
+    for number in range(5):
+        make_product(f"Sale Sweater {number}", clothing_type="sweater")
+    make_product("Sale Hoodie", clothing_type="hoodie")
+    today = pricing.today()
+    db.session.add(Sale(name="Knit Week", discount_percentage=Decimal("20"), is_active=True, clothing_types=["hoodie"],
+                        start_date=today - timedelta(days=1), end_date=today + timedelta(days=3)))  # fmt: skip
+    db.session.commit()
+
+    counts = _home_sections(client.get("/").get_data(as_text=True))
+
+    # 6 featured → 4; 12 products → the 8 newest; a single product on sale stays (one row, nothing orphaned)
+    assert counts == {"On sale now": 1, "Customer favourites": 4, "Just landed": 8}
+
+
+def test_whole_rows_keeps_multiples_of_four_and_short_single_rows(app):
+    from insightshop.web.display import whole_rows
+
+    with app.test_request_context():
+        kept = {n: len(whole_rows([make_product(f"Shirt {n}-{i}") for i in range(n)])) for n in (0, 1, 2, 3, 5, 8, 9)}
+
+    assert kept == {0: 0, 1: 1, 2: 2, 3: 2, 5: 4, 8: 8, 9: 8}
