@@ -109,6 +109,8 @@ def test_the_htmx_fragment_carries_the_gallery(htmx_client):
 
     assert html.lstrip().startswith('<div id="product-main"')
     assert [t["id"] for t in _gallery(html) if t.get("aria-current")] == ["picture-green"]
+    # the rating swaps in place with the rest; out of band it would be lifted out and lost from the page
+    assert '<div id="product-rating">' in html and "hx-swap-oob" not in html
 
 
 def test_the_picture_route_serves_close_ups_only_of_garments_that_have_one(client):
