@@ -33,7 +33,7 @@ def save_review(product_id: int):
         flash(notice or "Your review could not be saved: " + _errors(form), "success" if notice else "error")
         return redirect(url_for("shop.show_product", product_id=product.id) + "#reviews", 303)
     # The header's stars and count come along (out of band): a counted review changes them at once.
-    return render_page("shop/product.html", ["reviews", "product_rating"], status=status,
+    return render_page("shop/product.html", ["reviews", "product_rating"], status=status, rating_out_of_band=True,
                        **review_context(product, form, notice))  # fmt: skip
 
 

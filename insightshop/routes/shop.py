@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, current_app, request
 from ..extensions import db
 from ..schemas.catalog import browse_params
 from ..services import catalog, pricing, shop_policies, wishlist
-from ..services.illustrations import render_product_svg
+from ..services.illustrations import VIEWS, has_close_up, render_product_svg
 from ..services.vocabulary import CLOTHING_TYPES, COLORS
 from ..web import display
 from ..web.auth import current_actor
@@ -24,9 +24,9 @@ def show_home():
     return render_page(
         "shop/home.html",
         [],
-        featured=[display.card(p) for p in catalog.featured_products(8)],
-        new_arrivals=[display.card(p) for p in catalog.new_arrivals(8)],
-        on_sale=[display.card(p) for p in catalog.on_sale_products(8)],
+        featured=display.whole_rows(catalog.featured_products(display.HOME_GRID_CARDS)),
+        new_arrivals=display.whole_rows(catalog.new_arrivals(display.HOME_GRID_CARDS)),
+        on_sale=display.whole_rows(catalog.on_sale_products(display.HOME_GRID_CARDS)),
         departments=display.department_tiles(catalog.category_counts()),
         type_links=display.type_links(),
         sale=display.sale_banner(pricing.running_sales()),
@@ -48,8 +48,8 @@ def show_catalog():
 @shop.get("/products/<int:product_id>")
 def show_product(product_id: int):
     product = catalog.get_product(product_id)
-    view = display.product_view(product, request.args.get("color"), request.args.get("size"))
-    related = [display.card(p) for p in catalog.related_products(product)]
+    view = display.product_view(product, request.args.get("color"), request.args.get("size"), request.args.get("view"))
+    related = display.whole_rows(catalog.related_products(product, display.ROW_CARDS))
     saved = product.id in wishlist.saved_product_ids(current_actor())
     return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
                        facts=shop_policies.buying_facts(product.fabric), **review_context(product))  # fmt: skip
@@ -59,9 +59,12 @@ def show_product(product_id: int):
 def product_image(product_id: int):
     product = catalog.get_product(product_id, include_inactive=True)
     color = request.args.get("color") or product.color
-    if color not in product.available_colors:
+    view = request.args.get("view") or "front"
+    if color not in product.available_colors or view not in VIEWS:
         abort(404)
-    return _svg_response(render_product_svg(product.clothing_type, color))
+    if view != "front" and not has_close_up(product.clothing_type):
+        abort(404)
+    return _svg_response(render_product_svg(product.clothing_type, color, view=view))
 
 
 @shop.get("/illustrations/<clothing_type>/<color>.svg")

@@ -658,7 +658,43 @@ _DRAWERS: dict[str, Callable[[_Palette], str]] = {
 }
 
 
+# A close-up is the same drawing seen through a smaller window (x, y, side in the 400×400 drawing) framing the
+# garment's details: collar and pocket, cables, waistband and rivets. Types whose close-up shows nothing new (a plain
+# tee, socks, the generic folded garment) have none.
+_CLOSE_UPS: dict[str, tuple[int, int, int]] = {
+    "shirt": (120, 46, 200),
+    "polo": (110, 50, 200),
+    "blouse": (100, 60, 200),
+    "sweater": (110, 70, 190),
+    "hoodie": (100, 24, 200),
+    "jacket": (100, 50, 200),
+    "coat": (110, 60, 210),
+    "jeans": (100, 52, 200),
+    "pants": (100, 56, 200),
+    "shorts": (100, 96, 200),
+    "skirt": (110, 80, 200),
+    "dress": (100, 44, 200),
+    "pajamas": (10, 60, 220),
+    "sneakers": (150, 100, 210),
+}
+VIEWS = ("front", "close-up")
+# Seen twice as close, the outlines would look twice as heavy: a close-up draws them thinner.
+_CLOSE_UP_STROKE = 0.6
+_STROKE_WIDTH_RE = re.compile(r'stroke-width="([\d.]+)"')
+
+
 # ---------------------------------------------------------------- public API
+
+
+def _canonical_type(clothing_type: str) -> str:
+    """The drawn type a product's clothing type maps to ("Tee" → "t-shirt")."""
+    key = " ".join(clothing_type.lower().split())
+    return _TYPE_ALIASES.get(key, key)
+
+
+def has_close_up(clothing_type: str) -> bool:
+    """Whether the garment has a close-up view worth showing next to the whole garment."""
+    return _canonical_type(clothing_type) in _CLOSE_UPS
 
 
 def _title(clothing_type: str, color: str) -> str:
@@ -672,21 +708,38 @@ def _title(clothing_type: str, color: str) -> str:
     return f"{shade.capitalize()} {kind.lower()}"
 
 
+def _view_box(clothing_type: str, view: str) -> str:
+    """The window onto the drawing: all of it, or the type's close-up."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}")
+    if view == "front":
+        return "0 0 400 400"
+    if not has_close_up(clothing_type):
+        raise ValueError(f"no close-up of {clothing_type!r}")
+    x, y, side = _CLOSE_UPS[_canonical_type(clothing_type)]
+    return f"{x} {y} {side} {side}"
+
+
 @lru_cache(maxsize=1024)
-def render_product_svg(clothing_type: str, color: str, *, size: int = 480) -> str:
-    """Return a complete standalone SVG document (string) of the garment in that colour."""
+def render_product_svg(clothing_type: str, color: str, *, size: int = 480, view: str = "front") -> str:
+    """Return a complete standalone SVG document (string) of the garment in that colour, whole or close up."""
     if size <= 0:
         raise ValueError("size must be positive")
-    key = " ".join(clothing_type.lower().split())
-    draw = _DRAWERS.get(_TYPE_ALIASES.get(key, key), _generic)
+    view_box = _view_box(clothing_type, view)
+    draw = _DRAWERS.get(_canonical_type(clothing_type), _generic)
     fill = _resolve_color(color)
     # Light garments get a slightly deeper backdrop so they don't melt into it.
     backdrop = _mix(_BACKGROUND, fill, 0.06)
     if _luminance(fill) > _NEAR_WHITE:
         backdrop = _mix(backdrop, "#000000", 0.05)
+    drawing = draw(_palette(fill))
+    title = _title(clothing_type, color)
+    if view == "close-up":
+        drawing = _STROKE_WIDTH_RE.sub(lambda m: f'stroke-width="{float(m.group(1)) * _CLOSE_UP_STROKE:g}"', drawing)
+        title += ", close-up"
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="{size}" '
-        f'height="{size}" role="img"><title>{escape(_title(clothing_type, color))}</title>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}" width="{size}" '
+        f'height="{size}" role="img"><title>{escape(title)}</title>'
         f'<rect width="400" height="400" rx="28" fill="{backdrop}"/>'
-        f"{draw(_palette(fill))}</svg>"
+        f"{drawing}</svg>"
     )

@@ -10,6 +10,7 @@ from flask import url_for
 from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
+from ..services.illustrations import has_close_up
 from ..services.pricing import PriceBook
 from ..services.search_constraints import matched_color, unmet_reasons
 from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
@@ -106,8 +107,20 @@ class ColorOption:
 
 
 @dataclass
+class Picture:
+    """One thumbnail of the product page's gallery: a colour, or the close-up of the chosen colour."""
+
+    label: str  # the thumbnail's accessible name: "Navy", "Close-up"
+    url: str  # the product page showing this picture big (works without JavaScript)
+    image_url: str
+    dom_id: str  # the same after an htmx swap, so keyboard focus stays on the thumbnail just chosen
+    current: bool
+
+
+@dataclass
 class ProductView:
     image_url: str
+    image_alt: str
     price: str
     stars: str
     rating: str
@@ -127,6 +140,19 @@ class ProductView:
     add_label: str = "Choose a size"
     quantity_options: list[int] = field(default_factory=list)
     details: list[tuple[str, str]] = field(default_factory=list)
+    gallery: list[Picture] = field(default_factory=list)
+
+
+# Grids of class grid--rows are 4 cards across, 2 on phones (shop.css): a multiple of 4 fills every row at both.
+ROW_CARDS = 4
+HOME_GRID_CARDS = 2 * ROW_CARDS
+
+
+def whole_rows(products: list[Product]) -> list[Card]:
+    """Cards for a grid--rows grid, cut so its last row is full 4 and 2 across; fewer than 4 make one row."""
+    count = len(products)
+    keep = count - count % ROW_CARDS if count >= ROW_CARDS else (count - count % 2 or count)
+    return [card(p) for p in products[:keep]]
 
 
 def card(product: Product, book: PriceBook | None = None, *, color: str | None = None,
@@ -238,8 +264,8 @@ def catalog_url(query: CatalogQuery, **changes) -> str:
     return url_for("shop.show_catalog", **{k: v for k, v in values.items() if v not in (None, [], "")})
 
 
-def product_view(product: Product, color: str | None, size: str | None) -> ProductView:
-    """The product page's pickers: colours, sizes with per-variant stock, and the chosen variant's availability."""
+def product_view(product: Product, color: str | None, size: str | None, view: str | None = None) -> ProductView:
+    """The product page's pictures and pickers: colours, sizes with per-variant stock, the variant's availability."""
     colors = product.available_colors
     chosen_color = normalise_color(color) if color else None
     chosen_color = chosen_color if chosen_color in colors else colors[0]
@@ -247,10 +273,12 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
     in_color = {v.size: v for v in product.variants if v.color == chosen_color}
     if chosen_size not in in_color:
         chosen_size = None
+    close_up = view == "close-up" and has_close_up(product.clothing_type)
+    kept_view = "close-up" if close_up else None  # the size and colour pickers keep the picture's view
     size_options = [
         SizeOption(
             size=s,
-            url=url_for("shop.show_product", product_id=product.id, color=chosen_color, size=s),
+            url=url_for("shop.show_product", product_id=product.id, color=chosen_color, size=s, view=kept_view),
             available=in_color[s].stock > 0,
             selected=s == chosen_size,
             stock_note=_stock_note(in_color[s].stock),
@@ -266,7 +294,9 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
         can_add=can_add,
         add_label="Add to cart" if can_add else ("Out of stock" if chosen_size else "Choose a size"),
         quantity_options=list(range(1, min(MAX_LINE_QUANTITY, stock) + 1)) if can_add else [1],
-        image_url=url_for("shop.product_image", product_id=product.id, color=chosen_color),
+        image_url=url_for("shop.product_image", product_id=product.id, color=chosen_color, view=kept_view),
+        image_alt=f"{product.name} in {label(chosen_color)}" + (", close-up" if close_up else ""),
+        gallery=_gallery(product, chosen_color, chosen_size, close_up),
         price=money(price.price),
         list_price=money(price.list_price) if price.on_sale else None,
         sale_name=price.sale.name if price.on_sale else None,
@@ -280,7 +310,7 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
             ColorOption(
                 c,
                 label(c),
-                url_for("shop.show_product", product_id=product.id, color=c, size=chosen_size),
+                url_for("shop.show_product", product_id=product.id, color=c, size=chosen_size, view=kept_view),
                 c == chosen_color,
             )
             for c in colors
@@ -299,6 +329,31 @@ def product_view(product: Product, color: str | None, size: str | None) -> Produ
             ("Sizes", ", ".join(product.available_sizes)),
         ],
     )
+
+
+def _gallery(product: Product, color: str, size: str | None, close_up: bool) -> list[Picture]:
+    """One picture per colour, then the chosen colour's close-up; none when there would be only one picture."""
+    pictures = [
+        Picture(
+            label=label(c),
+            url=url_for("shop.show_product", product_id=product.id, color=c, size=size),
+            image_url=url_for("shop.product_image", product_id=product.id, color=c),
+            dom_id=f"picture-{c}",
+            current=c == color and not close_up,
+        )
+        for c in product.available_colors
+    ]
+    if has_close_up(product.clothing_type):
+        pictures.append(
+            Picture(
+                label="Close-up",
+                url=url_for("shop.show_product", product_id=product.id, color=color, size=size, view="close-up"),
+                image_url=url_for("shop.product_image", product_id=product.id, color=color, view="close-up"),
+                dom_id="picture-close-up",
+                current=close_up,
+            )
+        )
+    return pictures if len(pictures) > 1 else []
 
 
 def _stock_note(stock: int) -> str:
