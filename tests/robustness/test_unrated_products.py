@@ -28,4 +28,8 @@ def test_a_counted_review_updates_the_header_rating_in_the_same_htmx_answer(clie
 
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert 'id="product-rating" hx-swap-oob="true"' in html and "4.0 · " in html and ">1 review<" in html
+    assert (
+        'id="product-rating" hx-swap-oob="true"' in html
+        and '4.0<span class="visually-hidden"> out of 5</span> · ' in html
+        and ">1 review<" in html
+    )
