@@ -237,6 +237,27 @@ def test_without_a_key_it_is_unavailable(app):
     assert raised.value.details[0]["kind"] == "not_configured"
 
 
+def test_no_text_and_no_file_to_send_is_unavailable_without_a_call(app):
+    script = install(app)
+
+    with pytest.raises(Unavailable) as raised:
+        extract_with_claude(ReceiptDocument(lines=(), source="ocr"), source=b"", content_type="image/png", today=TODAY)
+
+    assert raised.value.details[0]["kind"] == "nothing_to_read" and script.requests == []
+
+
+def test_an_image_without_text_is_still_read_from_the_image(app):
+    script = install(app, extraction_round(1), done())
+
+    result = extract_with_claude(ReceiptDocument(lines=(), source="ocr"), source=png(), content_type="image/png",
+                                 today=TODAY)  # fmt: skip
+
+    image_block, text_block = script.requests[0]["messages"][0]["content"]
+    assert image_block["type"] == "image" and text_block["text"].startswith("No text could be read")
+    assert result.total_amount.value == Decimal("16.96") and result.total_amount.evidence == ()
+    assert result.total_amount.confidence == 0.3  # nothing in the text confirms it: flagged for review
+
+
 def test_max_tokens_before_anything_was_recorded_is_unavailable_and_the_cut_call_never_runs(app):
     cut = tool_use("tu_1a", "extract_receipt_metadata", {"merchant_name": "KEDAI"})
     script = install(app, (200, message([cut], "max_tokens")))

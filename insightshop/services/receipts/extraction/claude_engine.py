@@ -51,8 +51,10 @@ def extract_with_claude(document: ReceiptDocument, *, source: bytes | None = Non
         config = current_app.config
     if not config.get("ANTHROPIC_API_KEY"):
         raise Unavailable("Claude is not configured (ANTHROPIC_API_KEY)", details=[_detail("not_configured")])
-    session = _Session(config, document, today or date.today())
-    return session.run(receipt_content(document, source, content_type))
+    content = receipt_content(document, source, content_type)
+    if not document.lines and len(content) == 1:  # no text and no file the API takes: nothing to read
+        raise Unavailable("Claude has nothing to read in this receipt", details=[_detail("nothing_to_read")])
+    return _Session(config, document, today or date.today()).run(content)
 
 
 class _Session:
