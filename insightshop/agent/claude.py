@@ -15,6 +15,7 @@ import anthropic
 
 from ..mcp.tools_registry import get_tools_for_llm
 from ..services import api_tokens
+from ..services.anthropic_client import anthropic_client, describe_failure
 from . import replies
 from .engines import EngineUnavailable, Plan
 from .prompts import system_prompt, volatile_context
@@ -50,8 +51,7 @@ class ClaudeEngine:
 
     def __init__(self, config: dict):
         self.model = config["ANTHROPIC_MODEL"]
-        self.client = anthropic.Anthropic(api_key=config["ANTHROPIC_API_KEY"], http_client=config.get("ANTHROPIC_HTTP_CLIENT"),
-                                          max_retries=1, timeout=30.0)  # fmt: skip
+        self.client = anthropic_client(config, max_retries=1, timeout=30.0)
         self.mcp_servers = connector_servers(config.get("ANTHROPIC_MCP_SERVERS"))
         _report_deprecation(self.model)
 
@@ -281,22 +281,8 @@ def _proposal(text: str) -> dict | None:
 def unavailable(error: anthropic.APIError, model: str) -> EngineUnavailable:
     """The API's failure as EngineUnavailable with a kind: configuration problems (key, model) are told apart
     from passing ones (rate limit, overload, network), so the admin page can say what to fix."""
-    message = getattr(error, "message", "") or str(error)
-    if isinstance(error, anthropic.AuthenticationError):
-        return EngineUnavailable("the API key was refused", kind="auth")
-    if isinstance(error, anthropic.NotFoundError) and "model" in message.lower():
-        return EngineUnavailable(f"the model {model} was not found", kind="model_not_found", detail=message)
-    if isinstance(error, anthropic.BadRequestError) and "deprecat" in message.lower():
-        return EngineUnavailable(f"the model {model} is deprecated", kind="deprecated_model", detail=message)
-    if isinstance(error, anthropic.RateLimitError):
-        return EngineUnavailable("too many requests", kind="rate_limit")
-    if isinstance(error, anthropic.APITimeoutError):
-        return EngineUnavailable("it timed out", kind="timeout")
-    if isinstance(error, anthropic.APIConnectionError):
-        return EngineUnavailable("it could not be reached", kind="connection")
-    if isinstance(error, anthropic.APIStatusError):
-        return EngineUnavailable(f"it answered {error.status_code}", kind="status", detail=message)
-    return EngineUnavailable("it failed", kind="status", detail=message)
+    failure = describe_failure(error, model)
+    return EngineUnavailable(failure.message, kind=failure.kind, detail=failure.detail)
 
 
 def _report_deprecation(model: str) -> None:

@@ -192,11 +192,11 @@ def test_connection(app_config: dict) -> tuple[bool, str]:
         return True, "The offline engine needs no connection."
     import anthropic
 
+    from ..services.anthropic_client import anthropic_client
     from .claude import unavailable
 
     model = app_config["ANTHROPIC_MODEL"]
-    client = anthropic.Anthropic(api_key=app_config["ANTHROPIC_API_KEY"], http_client=app_config.get("ANTHROPIC_HTTP_CLIENT"),
-                                 max_retries=0, timeout=15.0)  # fmt: skip
+    client = anthropic_client(app_config, max_retries=0, timeout=15.0)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # model_retirement() reports it below

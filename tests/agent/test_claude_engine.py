@@ -10,50 +10,16 @@ from insightshop.extensions import db
 from insightshop.models.cart import CartItem
 from insightshop.models.catalog import Product
 from insightshop.services.actors import Actor
+from tests.anthropic_scripted import install as scripted
+from tests.anthropic_scripted import message, text, tool_use
 from tests.factories import make_user
 from tests.mcp.tool_cases import shop
-
-
-def message(content, stop_reason="end_turn", message_id="msg_1"):
-    return {"id": message_id, "type": "message", "role": "assistant", "model": "claude-sonnet-5-5", "content": content,
-            "stop_reason": stop_reason, "stop_sequence": None,
-            "usage": {"input_tokens": 900, "output_tokens": 40, "cache_read_input_tokens": 850, "cache_creation_input_tokens": 0}}  # fmt: skip
-
-
-def tool_use(use_id, name, arguments):
-    return {"type": "tool_use", "id": use_id, "name": name, "input": arguments}
-
-
-def text(value):
-    return {"type": "text", "text": value}
-
-
-class ScriptedAnthropic:
-    """Answers POST /v1/messages with the next scripted response (or what a callable makes of the request body);
-    keeps every request body and its headers."""
-
-    def __init__(self, *responses):
-        self.responses = list(responses)
-        self.requests = []
-        self.headers = []
-
-    def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        body = json.loads(request.content)
-        self.requests.append(body)
-        self.headers.append(dict(request.headers))
-        response = self.responses.pop(0)
-        status, payload = response(body) if callable(response) else response
-        return httpx2.Response(status, json=payload, headers={"request-id": f"req_{len(self.requests)}"})
 
 
 @pytest.fixture
 def claude(app):
     def install(*responses):
-        script = ScriptedAnthropic(*responses)
-        app.config.update(
-            ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_HTTP_CLIENT=httpx2.Client(transport=httpx2.MockTransport(script))
-        )
-        return script
+        return scripted(app, *responses)
 
     shop()
     return install

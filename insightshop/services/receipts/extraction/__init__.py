@@ -1,0 +1,1 @@
+"""Extraction engines: a ReceiptDocument in, a ReceiptExtraction out."""
