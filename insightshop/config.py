@@ -69,6 +69,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
         "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
+        # Receipts: days taken off every shelf-life estimate (0 or negative).
+        "EXPIRY_SAFETY_MARGIN_DAYS": int(os.environ.get("EXPIRY_SAFETY_MARGIN_DAYS", "-1")),
         "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
         "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),
         # Failed logins per account (normalised email) and per client address, across every door; guest tokens.
