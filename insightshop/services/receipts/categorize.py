@@ -33,7 +33,8 @@ KEYWORD_SCORE = 0.95  # seed 000
 AMBIGUOUS_KEYWORD_SCORE = 0.8  # another category matched an equally specific keyword
 WEAK_KEYWORD_SCORE = 0.7
 SUGGESTIONS = 3
-KNOWN_METHODS = ("manual",)  # how an owner's own categorisation is recorded on a ReceiptItem
+# How a ReceiptItem records a category its owner chose (set_item_category) or approved as suggested.
+KNOWN_METHODS = ("manual", "confirmed")
 OWNER_ITEMS_READ = 5000  # the owner's most recent hand-categorised items considered
 FOOTWEAR_TYPES = frozenset({"sneakers"})
 MIN_FUZZY_WORD = 4  # shorter words match too many things ("ice" ~ "rice"); a cut-off last word may have 3
