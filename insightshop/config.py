@@ -75,6 +75,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
         "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
+        # Receipts: days taken off every shelf-life estimate (0 or negative), and the category agent's limits
+        # (each call may go to Claude).
+        "EXPIRY_SAFETY_MARGIN_DAYS": int(os.environ.get("EXPIRY_SAFETY_MARGIN_DAYS", "-1")),
+        "CATEGORIZE_LIMIT_PER_USER": os.environ.get("CATEGORIZE_LIMIT_PER_USER", "30 per minute"),
+        "CATEGORIZE_LIMIT_PER_CLIENT": os.environ.get("CATEGORIZE_LIMIT_PER_CLIENT", "60 per minute"),
         "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
         "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),
         # Failed logins per account (normalised email) and per client address, across every door; guest tokens.

@@ -14,6 +14,7 @@ from .admin import (
     VARIANT_UPDATE_BODY,
 )  # fmt: skip
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
+from .categories import CATEGORIZE_ITEM_BODY
 from .orders import (
     CHECKOUT_BODY,
     CREATE_INTENT_BODY,
@@ -427,6 +428,19 @@ CHAT_PATHS = {
     },
 }  # fmt: skip
 
+AGENT_PATHS = {
+    "/api/agents/categorize-item": {
+        "post": _op(
+            "categorizeItem",
+            "The category agent (seed 003): {item_name} → {category_id, category_name, explanation, match_method, "
+            "match_score, success, suggestions}; Claude with category tools when configured, else the offline rules",
+            body="CategorizeItemRequest",
+            errors=(400, 401, 415, 429),
+            auth="required",
+        )
+    },
+}
+
 ADMIN_PATHS = {
     "/api/admin/products": {
         "get": _admin("adminListProducts", "Products, inactive too: search, category, status, page, per_page"),
@@ -634,6 +648,7 @@ def build_openapi(server_url: str = "/") -> dict:
             **ADMIN_PATHS,
             **TOOL_PATHS,
             **CHAT_PATHS,
+            **AGENT_PATHS,
             "/api/openapi.json": {
                 "get": {
                     "operationId": "openapi",
@@ -673,6 +688,7 @@ def build_openapi(server_url: str = "/") -> dict:
                 "AdminRole": ROLE_BODY,
                 "AdminDisable": DISABLE_BODY,
                 "AdminReturnDecision": RETURN_DECISION_BODY,
+                "CategorizeItemRequest": CATEGORIZE_ITEM_BODY,
             },
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         },

@@ -450,7 +450,22 @@ def _suggest_outfit(actor, args, _token):
     return {"base": product_to_dict(base), "products": [product_to_dict(p) for p in picks], "reason": reason}
 
 
+def _categorize_item(actor, args, _token):
+    from ..services.receipts import categorize
+
+    return categorize.categorize_item(actor, args["item_name"])
+
+
+def _estimate_expiration_date(actor, args, _token):
+    from ..services.receipts import expiration
+
+    return expiration.estimate_expiration_date(actor, args["item_name"], date.fromisoformat(args["purchase_date"]),
+                                               args.get("category_id"))  # fmt: skip
+
+
 HANDLERS = {
+    "categorize_item": _categorize_item,
+    "estimate_expiration_date": _estimate_expiration_date,
     "search_shop_policies_and_faqs": _search_shop_policies_and_faqs,
     "orders_list_mine": _orders_list_mine,
     "admin_dashboard": _admin_dashboard,

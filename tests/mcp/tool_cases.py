@@ -129,6 +129,12 @@ CASES = {
     ),
     "orders_list_mine": ("user", lambda: {"limit": 3}, {"limit": 0}),
     "admin_dashboard": ("admin", lambda: {"period": "month", "low_stock_threshold": 3}, {"period": "decade"}),
+    "categorize_item": ("user", lambda: {"item_name": "Chicken Breast"}, {"item_name": ""}),
+    "estimate_expiration_date": (
+        "user",
+        lambda: {"item_name": "Milk 1L", "purchase_date": pricing.today().isoformat()},
+        {"item_name": "Milk 1L", "purchase_date": "10/01/2026"},
+    ),
 }
 
 
@@ -157,4 +163,6 @@ STATIC_VALID = {
     "admin_cart_clear_user": {"user_id": 1},
     "admin_review_delete": {"review_id": 1},
     "search_shop_policies_and_faqs": {"query": "returns"},
+    "categorize_item": {"item_name": "MILO"},
+    "estimate_expiration_date": {"item_name": "MILO", "purchase_date": "2026-01-10"},
 }

@@ -1,0 +1,14 @@
+"""Request bodies of the category endpoints."""
+
+from __future__ import annotations
+
+# Printable text with at least one visible character: no tabs, newlines or other control characters.
+ITEM_NAME = {"type": "string", "minLength": 1, "maxLength": 200,
+             "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*\\S[^\\u0000-\\u001f\\u007f-\\u009f]*$"}  # fmt: skip
+
+CATEGORIZE_ITEM_BODY = {
+    "type": "object",
+    "required": ["item_name"],
+    "additionalProperties": False,
+    "properties": {"item_name": ITEM_NAME},
+}
