@@ -13,7 +13,7 @@ from insightshop.extensions import db
 from insightshop.models.audit import AuditEntry
 from insightshop.models.receipts import Category
 from insightshop.services.actors import Actor
-from tests.agent.test_claude_engine import ScriptedAnthropic, message, text, tool_use
+from tests.anthropic_scripted import ScriptedAnthropic, message, text, tool_use
 from tests.factories import bearer, make_user
 from tests.receipts.category_helpers import categories  # noqa: F401
 

@@ -40,7 +40,6 @@ def record_order_receipt(order: Order) -> Receipt | None:
                     quantity=line.quantity, unit_price=line.unit_price, total_price=line.line_total, confidence=1.0)
         for number, line in enumerate(order.items, 1)
     ]  # fmt: skip
-    for item in receipt.items:
-        item_categories.assign_category(order.user_id, item)
+    item_categories.assign_categories(order.user_id, receipt.items)
     db.session.add(receipt)
     return receipt

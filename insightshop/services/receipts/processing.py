@@ -90,8 +90,7 @@ def apply_extraction(receipt: Receipt, result: ReceiptExtraction) -> None:
                     unit_price=item.unit_price, total_price=item.total_price, confidence=round(item.confidence, 3))
         for item in result.items
     ]  # fmt: skip
-    for item in receipt.items:
-        item_categories.assign_category(receipt.user_id, item)
+    item_categories.assign_categories(receipt.user_id, receipt.items)
 
 
 def _column_value(name: str, value):
