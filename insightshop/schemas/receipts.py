@@ -8,6 +8,7 @@ from decimal import Decimal
 from flask import url_for
 
 from ..models.receipts import LOW_CONFIDENCE, RECEIPT_STATUSES, Receipt, ReceiptItem
+from ..services.receipts.document import ReceiptExtraction
 from ..services.receipts.library import ReceiptFilters
 from .orders import money
 
@@ -133,3 +134,33 @@ def agent_response(receipt: Receipt) -> dict:
         "processing_time_ms": receipt.processing_time_ms,
         "agent_version": receipt.agent_version,
     }
+
+
+def extraction_metadata(result: ReceiptExtraction) -> dict:
+    """Seed 000's extract_receipt_metadata output (money as decimal strings), with per-field confidence."""
+    fields = ("merchant_name", "merchant_address", "purchase_date", "total_amount", "currency", "tax_amount",
+              "subtotal")  # fmt: skip
+    data = {name: _plain(name, getattr(result, name).value) for name in fields}
+    data["confidence"] = round(result.confidence, 3)
+    data["field_confidence"] = {name: round(getattr(result, name).confidence, 3) for name in fields}
+    return data
+
+
+def extraction_items(result: ReceiptExtraction) -> dict:
+    """Seed 000's extract_line_items output."""
+    items = [
+        {"item_name": item.item_name, "quantity": _plain("quantity", item.quantity),
+         "unit_price": _money(item.unit_price), "total_price": money(item.total_price), "line_number": item.line_number,
+         "confidence": round(item.confidence, 3)}
+        for item in result.items
+    ]  # fmt: skip
+    confidence = min((item["confidence"] for item in items), default=0.0)
+    return {"items": items, "confidence": confidence}
+
+
+def _plain(name: str, value):
+    if isinstance(value, Decimal):
+        return f"{value.normalize():f}" if name == "quantity" else money(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    return value

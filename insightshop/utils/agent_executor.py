@@ -463,7 +463,56 @@ def _estimate_expiration_date(actor, args, _token):
                                                args.get("category_id"))  # fmt: skip
 
 
+def _receipts_list(actor, args, _token):
+    from ..schemas.receipts import filters_from, receipt_to_dict
+    from ..services.receipts import library
+
+    filters = filters_from(args)
+    found = library.list_receipts(actor, filters, page=args.get("page", 1), per_page=args.get("per_page", 10))
+    spent = library.spending(actor, filters)
+    summary = ("id", "status", "merchant_name", "purchase_date", "total_amount", "currency", "url")
+    return {
+        "receipts": [{key: receipt_to_dict(r, full=False)[key] for key in summary} for r in found.receipts],
+        "total_count": found.total, "page": found.page, "pages": found.pages,
+        "spent": [{"currency": currency, "total": f"{total:.2f}", "receipts": spent["counts"][currency]}
+                  for currency, total in spent["totals"].items()],
+    }  # fmt: skip
+
+
+def _receipt_get(actor, args, _token):
+    from ..schemas.receipts import agent_response, receipt_to_dict
+    from ..services.receipts import library
+
+    receipt = library.get_receipt(actor, args["receipt_id"])
+    return {"receipt": receipt_to_dict(receipt), "result": None if receipt.is_pending else agent_response(receipt)}
+
+
+def _extract_receipt_metadata(actor, args, _token):
+    from ..schemas.receipts import extraction_metadata
+    from ..services.receipts import reading_again
+
+    return extraction_metadata(reading_again.extract_for_owner(actor, args["receipt_id"], args.get("receipt_text")))
+
+
+def _extract_line_items(actor, args, _token):
+    from ..schemas.receipts import extraction_items
+    from ..services.receipts import reading_again
+
+    return extraction_items(reading_again.extract_for_owner(actor, args["receipt_id"], args.get("receipt_text")))
+
+
+def _validate_extraction(_actor, args, _token):
+    from ..services.receipts.validation import validate_extraction
+
+    return validate_extraction(args["receipt_data"]).to_dict()
+
+
 HANDLERS = {
+    "receipts_list": _receipts_list,
+    "receipt_get": _receipt_get,
+    "extract_receipt_metadata": _extract_receipt_metadata,
+    "extract_line_items": _extract_line_items,
+    "validate_extraction": _validate_extraction,
     "categorize_item": _categorize_item,
     "estimate_expiration_date": _estimate_expiration_date,
     "search_shop_policies_and_faqs": _search_shop_policies_and_faqs,

@@ -93,10 +93,12 @@ def spending(actor: Actor, filters: ReceiptFilters) -> dict:
     query = _filtered(select(Receipt).where(Receipt.user_id == user.id, Receipt.total_amount.is_not(None)), filters)
     receipts = db.session.scalars(query.order_by(Receipt.purchase_date, Receipt.id)).all()
     totals: dict[str, Decimal] = {}
+    counts: dict[str, int] = {}
     for receipt in receipts:
         currency = receipt.currency or "USD"
         totals[currency] = totals.get(currency, Decimal("0.00")) + receipt.total_amount
-    return {"count": len(receipts), "totals": totals, "receipts": list(receipts)}
+        counts[currency] = counts.get(currency, 0) + 1
+    return {"count": len(receipts), "totals": totals, "counts": counts, "receipts": list(receipts)}
 
 
 def receipt_file(actor: Actor, receipt_id: int) -> tuple[Path, Receipt]:
