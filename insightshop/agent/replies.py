@@ -156,6 +156,7 @@ SIMPLE = {
         else "I can only help with shopping here: products, your cart, orders, shipping, returns and sizes."
     ),
     "orders_list_mine": lambda d: _my_orders_sentence(d["orders"]),
+    "receipts_list": lambda d: _receipts_sentence(d),
     "admin_dashboard": lambda d: _dashboard_sentence(d),
     "suggest_outfit": lambda d: (
         f"{d['reason']}." if d["products"] else "I couldn't find a matching piece in stock right now."
@@ -173,6 +174,27 @@ def _my_orders_sentence(found: list[dict]) -> str:
             text += f", {order['carrier']} tracking {order['tracking_number']}"
         parts.append(text)
     return f"Your recent order{'s' if len(found) > 1 else ''}: " + "; ".join(parts) + "."
+
+
+def _receipts_sentence(data: dict) -> str:
+    if not data["total_count"]:
+        return "I found no receipts matching that."
+    spent = " and ".join(f"{_amount(s['total'], s['currency'])} on {s['receipts']} receipt{'s' if s['receipts'] != 1 else ''}"
+                         for s in data["spent"])  # fmt: skip
+    shown = "; ".join(
+        f"{r['merchant_name'] or 'an unread receipt'}"
+        + (f", {r['purchase_date']}" if r["purchase_date"] else "")
+        + (f": {_amount(r['total_amount'], r['currency'])}" if r["total_amount"] else "")
+        for r in data["receipts"][:SHOWN]
+    )
+    more = f" (and {data['total_count'] - SHOWN} more)" if data["total_count"] > SHOWN else ""
+    unread = "" if data["spent"] else " None of them has a total yet."
+    return f"You spent {spent}. " * bool(data["spent"]) + f"Receipts: {shown}{more}.{unread}"
+
+
+def _amount(total: str, currency: str | None) -> str:
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(currency or "USD")
+    return f"{symbol}{total}" if symbol else f"{currency} {total}"
 
 
 def _dashboard_sentence(data: dict) -> str:

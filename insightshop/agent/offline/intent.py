@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ...services.shop_vocabulary import ShopVocabulary
 from . import entities, lexicon
 from .normalise import Normalised
+from .receipt_requests import my_receipts
 from .rules import Interpretation, PlannedCall
 
 NEGATED = re.compile(lexicon.NEGATED_ACTION)
@@ -252,6 +253,7 @@ DECIDERS = (
     negation,
     shipped_with_tracking,
     dashboard,
+    my_receipts,
     policy_question,
     my_orders,
     out_of_scope,

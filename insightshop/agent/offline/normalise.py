@@ -110,7 +110,8 @@ def _targets(vocabulary: ShopVocabulary) -> tuple[str, ...]:
     words |= {"tshirts", "tees", "trousers", "sweaters", "jumpers", "basket", "cart", "checkout", "remove", "delete",
               "compare", "review", "shipping", "returns", "refund", "order", "orders", "tracking", "cheapest",
               "expensive", "please", "large", "medium", "small", "extra", "quantity", "size", "clear", "empty",
-              "show", "search", "price", "under", "dollars", "sneakers", "add", "cheap", "cheaper", "priciest"}  # fmt: skip
+              "show", "search", "price", "under", "dollars", "sneakers", "add", "cheap", "cheaper", "priciest",
+              "receipt", "receipts", "spend", "spent", "spending", "expenses"}  # fmt: skip
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 
 
