@@ -1,0 +1,112 @@
+"""The shop on a 390 × 844 phone: the catalog's filters in a drawer whose button counts the results."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.console_errors = []
+    page.on("console", lambda message: message.type == "error" and page.console_errors.append(message.text))
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    yield page
+    context.close()
+
+
+def box(page, selector):
+    return page.locator(selector).first.bounding_box()
+
+
+def overlap(a, b):
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def focus_in(page, selector):
+    return page.evaluate("s => document.querySelector(s).contains(document.activeElement)", selector)
+
+
+def test_filters_open_in_a_drawer_whose_button_counts_the_results(live_server, phone):
+    phone.goto(f"{live_server}/catalog?category=men")
+    toggle = phone.locator(".filters-toggle")
+    sheet = phone.locator(".filters-sheet")
+    show = phone.locator("#show-results")
+    expect(toggle).to_have_text("Filters (1)")
+    expect(sheet).to_be_hidden()
+    filters, sort = toggle.bounding_box(), box(phone, "#catalog-sort")
+    assert abs((filters["y"] + filters["height"] / 2) - (sort["y"] + sort["height"] / 2)) < 2  # one row
+    assert not overlap(filters, sort)
+
+    toggle.click()
+    expect(sheet).to_have_attribute("role", "dialog")
+    assert sheet.bounding_box() == {"x": 0, "y": 0, "width": 390, "height": 844}  # a full-height sheet
+    assert focus_in(phone, ".filters-sheet")
+    men = int(phone.locator("#results .results-count").text_content().split()[0])
+    expect(show).to_have_text(f"Show {men} results")
+    navy = int(phone.locator("label[for=f-color-navy] .count").text_content())
+    assert 0 < navy <= 24  # one page of results
+
+    phone.locator("#f-color-navy").check()
+    expect(show).to_have_text(f"Show {navy} results")
+    expect(toggle).to_have_text("Filters (2)")
+    assert focus_in(phone, ".filters-sheet")  # the swapped facets keep the ticked box focused
+    phone.locator(".filters-body").evaluate("body => body.scrollTo(0, body.scrollHeight)")
+    assert show.bounding_box()["y"] + show.bounding_box()["height"] <= 844  # the button stays in view
+    assert phone.evaluate("document.documentElement.scrollWidth") == 390
+
+    show.click()
+    expect(sheet).to_be_hidden()
+    expect(phone.locator("#results .results-count")).to_have_text(f"{navy} products")
+    expect(phone.locator("#results > .grid > .card")).to_have_count(navy)
+    assert set(phone.locator("#results > .grid .card-department").all_text_contents()) == {"Men"}
+    assert phone.evaluate("document.activeElement.matches('.filters-toggle')")
+    expect(phone).to_have_url(re.compile(r"category=men&color=navy"))
+
+    toggle.click()
+    phone.locator("#filters-clear").click()
+    expect(show).to_have_text("Show 199 results")
+    expect(toggle).to_have_text("Filters")
+    assert focus_in(phone, ".filters-sheet")
+    phone.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+    assert phone.evaluate("document.activeElement.matches('.filters-toggle')")
+    expect(phone.locator("#results .results-count")).to_have_text("199 products")
+    assert phone.evaluate("document.documentElement.scrollWidth") == 390
+    assert phone.console_errors == []
+
+
+def test_without_javascript_the_drawer_submits_its_filters(live_server, browser):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server}/catalog")
+
+    page.locator(".filters-toggle").click()
+    page.locator("label[for=f-category-kids]").click()
+    page.locator("#show-results").click()
+
+    page.wait_for_url(re.compile(r"category=kids"))
+    expect(page.locator("#results h1")).to_have_text("Kids")
+    expect(page.locator(".filters-sheet")).to_be_hidden()
+    expect(page.locator(".filters-toggle")).to_have_text("Filters (1)")
+    context.close()
+
+
+def test_on_a_desktop_the_filters_stay_a_sidebar(live_server, page):
+    page.goto(f"{live_server}/catalog")
+
+    expect(page.locator("#facets")).to_be_visible()
+    expect(page.locator(".filters-toggle")).to_be_hidden()
+    expect(page.locator(".filters-head")).to_be_hidden()
+    expect(page.locator(".filters-foot")).to_be_hidden()
+    assert box(page, "#facets")["x"] < box(page, "#results")["x"]
