@@ -1,4 +1,5 @@
-"""The shop on a 390 × 844 phone: the catalog's filters in a drawer whose button counts the results."""
+"""The shop on a 390 × 844 phone: the catalog's filters in a drawer, the assistant in a bar that covers no price,
+sort control, field or header control."""
 
 import re
 
@@ -6,6 +7,12 @@ import pytest
 from playwright.sync_api import expect
 
 PHONE = {"width": 390, "height": 844}
+
+# What the assistant's button must never hide: prices, the sort control and form fields.
+UNCOVERED = (
+    ".card-price, .product-price, .cart-line-total, .summary-row, .delivery-option__cost, #catalog-sort, "
+    "main input:not([type=hidden]), main select, main textarea"
+)
 
 
 @pytest.fixture
@@ -35,6 +42,14 @@ def overlap(a, b):
 
 def focus_in(page, selector):
     return page.evaluate("s => document.querySelector(s).contains(document.activeElement)", selector)
+
+
+def add_a_shirt_to_the_cart(page, live_server):
+    page.goto(f"{live_server}/products/1")
+    page.locator(".size-option:not(.unavailable)").first.click()
+    expect(page.locator(".add-button")).to_be_enabled()
+    page.locator(".add-button").click()
+    expect(page.locator("#cart-count")).to_have_text("1")
 
 
 def test_filters_open_in_a_drawer_whose_button_counts_the_results(live_server, phone):
@@ -110,3 +125,49 @@ def test_on_a_desktop_the_filters_stay_a_sidebar(live_server, page):
     expect(page.locator(".filters-head")).to_be_hidden()
     expect(page.locator(".filters-foot")).to_be_hidden()
     assert box(page, "#facets")["x"] < box(page, "#results")["x"]
+
+
+def test_the_open_assistant_leaves_every_header_control_uncovered(live_server, phone):
+    phone.goto(f"{live_server}/products/1")
+    phone.locator(".assistant-toggle").click()
+    phone.locator("#chat-input").fill("show me white shirts")
+    phone.locator("#assistant-panel form.chat-form button").click()
+    expect(phone.locator("#chat-log .size-chip").first).to_be_visible()
+    assert phone.evaluate("(l => l.scrollHeight > l.clientHeight)(document.getElementById('chat-log'))")  # full
+    phone.evaluate("window.scrollTo(0, 0)")
+
+    toggle, panel = box(phone, ".assistant-toggle"), box(phone, ".assistant-body")
+    assert not overlap(toggle, box(phone, ".cart-link"))
+    controls = phone.locator(".site-header a, .site-header button, .site-header input")
+    covered = [c.text_content() or c.get_attribute("aria-label") for c in controls.all()
+               if c.is_visible() and (overlap(c.bounding_box(), toggle) or overlap(c.bounding_box(), panel))]  # fmt: skip
+    assert covered == []
+    assert panel["y"] >= box(phone, ".site-header")["height"]
+    assert phone.console_errors == []
+
+
+COVERED_JS = """selector => {
+  const bar = document.querySelector('.assistant-toggle').getBoundingClientRect();
+  const hidden = e => { const r = e.getBoundingClientRect();
+    return r.width && r.height && r.left < bar.right && r.right > bar.left && r.top < bar.bottom && r.bottom > bar.top; };
+  const name = e => (e.id || e.name || e.className) + ' ' + e.textContent.trim().slice(0, 30);
+  const elements = [...document.querySelectorAll(selector)].filter(e => e.checkVisibility());
+  const covered = elements.filter(hidden).map(e => 'as loaded: ' + name(e));
+  for (const e of elements) {  // brought into view, as a shopper scrolls or tabs to it
+    e.scrollIntoView({block: 'end'});
+    if (hidden(e)) covered.push('in view: ' + name(e));
+  }
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  return covered.concat(elements.filter(hidden).map(e => 'at the end: ' + name(e)));
+}"""
+
+
+def test_the_assistant_covers_no_price_sort_control_or_field(live_server, phone):
+    add_a_shirt_to_the_cart(phone, live_server)
+    for path in ("/catalog", "/products/1?size=M", "/cart"):
+        phone.goto(f"{live_server}{path}")
+        assert phone.locator(".assistant-toggle").bounding_box()["height"] >= 44
+        assert phone.evaluate(COVERED_JS, UNCOVERED) == [], path
+    phone.goto(f"{live_server}/checkout")  # a long form: its lower fields start below the fold
+    covered = phone.evaluate(COVERED_JS, UNCOVERED)
+    assert [c for c in covered if not c.startswith("as loaded")] == []
