@@ -1,5 +1,5 @@
 """The shop on a 390 × 844 phone: the catalog's filters in a drawer, the assistant in a bar that covers no price,
-sort control, field or header control."""
+sort control, field or header control, touch targets of at least 44 px and footer links that wrap between links."""
 
 import re
 
@@ -171,3 +171,48 @@ def test_the_assistant_covers_no_price_sort_control_or_field(live_server, phone)
     phone.goto(f"{live_server}/checkout")  # a long form: its lower fields start below the fold
     covered = phone.evaluate(COVERED_JS, UNCOVERED)
     assert [c for c in covered if not c.startswith("as loaded")] == []
+
+
+TARGETS_JS = """() => {
+  // Links inside running text (a sentence with a link in it) are exempt, as in WCAG 2.5.8.
+  const inText = e => e.tagName === 'A' && e.parentElement.matches('p, li, span, td')
+    && e.parentElement.textContent.trim().length > e.textContent.trim().length + 3;
+  const small = [];
+  const seen = new Set();
+  for (let e of document.querySelectorAll('a[href], button, select, input:not([type=hidden]), textarea, summary')) {
+    if (!e.checkVisibility() || inText(e)) continue;
+    if (e.matches('input[type=checkbox], input[type=radio]')) e = e.closest('label') || e;  // the label is the target
+    if (seen.has(e)) continue;
+    seen.add(e);
+    const r = e.getBoundingClientRect();
+    if (r.width < 43.5 || r.height < 43.5)
+      small.push(`${e.tagName} ${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 24)} ${r.width|0}x${r.height|0}`);
+  }
+  return small;
+}"""
+
+
+def test_touch_targets_are_44_px_and_footer_links_keep_their_words_together(live_server, phone):
+    add_a_shirt_to_the_cart(phone, live_server)
+    for path in ("/", "/catalog?category=men&page=2", "/products/1", "/cart", "/checkout", "/login", "/help"):
+        phone.goto(f"{live_server}{path}")
+        phone.evaluate("document.querySelector('.skip-link').focus()")  # on screen only when focused
+        assert phone.evaluate(TARGETS_JS) == [], path
+    phone.goto(f"{live_server}/catalog")
+    phone.locator(".filters-toggle").click()
+    phone.locator("details.facet:not([open]) > summary").first.click()
+    assert phone.evaluate(TARGETS_JS) == [], "filters drawer"
+    phone.keyboard.press("Escape")
+    phone.locator(".assistant-toggle").click()
+    phone.locator("#chat-input").fill("show me white shirts")
+    phone.locator("#assistant-panel form.chat-form button").click()
+    expect(phone.locator("#chat-log .size-chip").first).to_be_visible()
+    assert phone.evaluate(TARGETS_JS) == [], "assistant"
+
+    lines = phone.evaluate(
+        """() => [...document.querySelectorAll('.site-footer nav a')].map(a => {
+             const range = document.createRange(); range.selectNodeContents(a);
+             return [a.textContent.trim(), new Set([...range.getClientRects()].map(r => Math.round(r.top))).size];
+           })"""
+    )
+    assert lines and all(count == 1 for _, count in lines), lines
