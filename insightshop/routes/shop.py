@@ -38,7 +38,9 @@ def show_catalog():
     query = browse_params(request.args, strict=False, default_per_page=current_app.config["CATALOG_PAGE_SIZE"])
     results = catalog.search_catalog(query)
     view = display.catalog_view(query, results, catalog.catalog_facets(query))
-    response = render_page("shop/catalog.html", ["results", "facets"], view=view, query=query)
+    response = render_page(
+        "shop/catalog.html", ["results", "facets", "filters_label", "filters_footer"], view=view, query=query
+    )
     if is_fragment_request():
         # The canonical URL (no empty fields) is the one worth sharing and keeping in history.
         response.headers["HX-Push-Url"] = display.catalog_url(query)

@@ -87,6 +87,8 @@ class CatalogView:
     min_price: str
     max_price: str
     closest: list[Card] = field(default_factory=list)
+    filters_label: str = "Filters"  # the phone's filters button: "Filters (2)" with two filters on
+    show_results_label: str = ""  # the filters drawer's button: "Show 23 results"
 
 
 @dataclass
@@ -192,6 +194,7 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
     noun = "product" if results.total == 1 else "products"
     book = PriceBook()
     wanted = results.wanted
+    chips = _chips(query)
     groups = [
         FacetGroup(
             name=name,
@@ -211,8 +214,10 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
         cards=[card(p, book, color=matched_color(p, wanted)) for p in results.products],
         facet_groups=groups,
         price_links=_price_links(query, facets),
-        chips=_chips(query),
+        chips=chips,
         clear_url=catalog_url(CatalogQuery(text=query.text, sort=query.sort)) if _has_filters(query) else None,
+        filters_label=f"Filters ({len(chips)})" if chips else "Filters",
+        show_results_label=_show_results_label(results.total),
         sort_options=[Option(s, SORT_LABELS[s], 0, s == query.sort, f"sort-{s}") for s in SORTS],
         pages=_page_links(query, results),
         prev_url=catalog_url(query, page=results.page - 1) if results.has_prev else None,
@@ -231,6 +236,13 @@ def catalog_view(query: CatalogQuery, results: CatalogPage, facets: Facets) -> C
             for s in results.suggestions
         ],
     )
+
+
+def _show_results_label(total: int) -> str:
+    """What the filters drawer's button does: show the results it counted."""
+    if total == 0:
+        return "No results"
+    return f"Show {total:,} result{'' if total == 1 else 's'}"
 
 
 def _honest_notice(results: CatalogPage) -> str | None:

@@ -69,6 +69,37 @@ def test_htmx_history_restore_gets_the_whole_page(htmx_client):
     assert "<html" in response.get_data(as_text=True)
 
 
+def test_htmx_filter_request_updates_the_filters_drawer_count(htmx_client):
+    make_product("Merino Sweater", clothing_type="sweater", color="navy", category="men")
+    make_product("Navy Chinos", clothing_type="pants", color="navy", category="men")
+    make_product("Oxford Shirt", color="white", category="men")
+    make_product("Navy Blouse", clothing_type="blouse", color="navy", category="women")
+
+    html = htmx_client.get("/catalog?category=men&color=navy").get_data(as_text=True)
+
+    button = re.search(r'<div id="filters-footer"[^>]*hx-swap-oob="true">.*?</div>', html, re.S).group(0)
+    assert re.search(r'<button id="show-results"[^>]*>Show 2 results</button>', button)
+    assert 'href="/catalog"' in button  # "Clear all" keeps nothing but the words and the sort
+    assert '<span id="filters-label" hx-swap-oob="true">Filters (2)</span>' in html
+    assert '<p class="muted results-count">2 products</p>' in html  # the same search as the results
+
+
+def test_filters_drawer_count_is_singular_or_none(client, htmx_client):
+    make_product("Merino Sweater", clothing_type="sweater", color="navy")
+
+    one = htmx_client.get("/catalog?color=navy").get_data(as_text=True)
+    none = htmx_client.get("/catalog?color=red").get_data(as_text=True)
+    page = client.get("/catalog").get_data(as_text=True)
+
+    assert re.search(r'id="show-results"[^>]*>Show 1 result</button>', one)
+    assert re.search(r'id="show-results"[^>]*>No results</button>', none)
+    # the whole page has the drawer with its count, no "Clear all" when nothing is filtered
+    assert re.search(
+        r'<div id="filters-footer" class="filters-foot">\s*<button id="show-results"[^>]*>Show 1 result<', page
+    )
+    assert '<span id="filters-label">Filters</span>' in page
+
+
 def test_catalog_paginates_with_links(client):
     for number in range(30):
         make_product(f"Sock {number:02d}", clothing_type="socks")
