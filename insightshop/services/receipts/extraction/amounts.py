@@ -18,13 +18,13 @@ NUMBER = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d{1,3})?"  # 1,234.56
     r"|\d{1,3}(?:\.\d{3})+,\d{1,2}"  # 1.234,56
     r"|\d{1,3}(?:'\d{3})+(?:[.,]\d{2})?"  # 1'234.56
-    r"|\d+[.,]\d{1,3}"  # 12.50, 12,50, 9.000
+    r"|\d+[.,]\d{1,4}"  # 12.50, 12,50, 9.000, 26.5000
     r"|\d+"
     r"|[.,]\d{2}"  # .90
 )
 AMOUNT = re.compile(
     rf"(?<![A-Z0-9.,/\-'])(?P<sign0>-)?(?:(?P<pre>{_MARKERS})\s{{0,2}}:?\s?)?(?P<sign>-\s?)?(?P<num>{NUMBER})(?![\d])(?![.,]\d)"
-    rf"(?P<trail>-(?![\dA-Z]))?(?!\s?%)(?:\s{{0,2}}(?P<post>{_MARKERS})(?![A-Z0-9]))?"
+    rf"(?P<trail>-(?![\dA-Z]))?(?!\s?%)(?!\s?[AP]\.?M\b)(?:\s{{0,2}}(?P<post>{_MARKERS})(?![A-Z0-9])(?!\s{{0,2}}[\d.]))?"
 )
 DOT_DECIMAL = re.compile(r"(?<![\d.,])\d+\.\d{2}(?![\d.,]|,\d)")
 COMMA_DECIMAL = re.compile(r"(?<![\d.,])\d+,\d{2}(?![\d.,]|\.\d)")
@@ -109,7 +109,7 @@ def _decimal_mark(text: str, style: str) -> str | None:
     last = separators[-1]
     tail = len(text) - text.rfind(last) - 1
     if len(set(separators)) > 1:
-        return last if tail <= 3 and last != "'" else None
+        return last if tail <= 4 and last != "'" else None
     if last == "'":
         return ""
     if len(separators) == 1 and last == style:

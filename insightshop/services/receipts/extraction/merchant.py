@@ -209,12 +209,11 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
     after = (merchant.spans[-1][0] + 1) if merchant else 0
     merchant_lines = {span[0] for span in merchant.spans} if merchant else set()
     candidates = [i for i in range(after, min(end, after + 6))] + list(range(0, after))
-    first = next(
-        (i for i in candidates if i not in date_lines and i not in merchant_lines and _starts_address(lines[i])), None
-    )
+    excluded = date_lines | merchant_lines | {item.amount.line for item in located.labelled}
+    first = next((i for i in candidates if i not in excluded and _starts_address(lines[i])), None)
     if first is None:
         return None
-    spans = _address_spans(lines, first, date_lines)
+    spans = _address_spans(lines, first, excluded)
     value = " ".join(lines[i].text[s:e] for i, s, e in spans)
     has_postcode = any(POSTCODE.search(lines[i].upper[s:e]) for i, s, e in spans)
     return TextField(value, tuple(spans), 0.8 if has_postcode else 0.6) if value else None

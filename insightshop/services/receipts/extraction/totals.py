@@ -138,11 +138,14 @@ def _largest_unlabelled(main: list[Labelled], paid: Decimal | None) -> Chosen | 
 
 
 def _first_of_kind(main: list[Labelled], kind: str, total: Chosen | None) -> Chosen | None:
+    """The first amount labelled `kind` (not above the total); of several on its line, the smallest ("GST 6% 37.50
+    2.25" prints the base before the tax)."""
     limit = total.item.amount.value if total else None
-    for item in main:
-        if item.kind == kind and item.amount.value >= 0 and (limit is None or item.amount.value <= limit):
-            return Chosen(item, 0.8)
-    return None
+    fitting = [i for i in main if i.kind == kind and i.amount.value >= 0 and (limit is None or i.amount.value <= limit)]
+    if not fitting:
+        return None
+    line = [item for item in fitting if item.amount.line == fitting[0].amount.line]
+    return Chosen(min(line, key=lambda item: item.amount.value) if kind == "tax" else line[0], 0.8)
 
 
 def _adds_up(total: Chosen, subtotal: Chosen | None, tax: Chosen | None, main: list[Labelled]) -> bool:

@@ -72,9 +72,11 @@ LABELS: dict[str, tuple[str, ...]] = {
         "SERVICE CHARGE", "SERVICE CHRG", "SVC CHG", "SVC CHARGE", "SERVICE CHG", "SERVICE", "TIP", "GRATUITY",
         "SHIPPING", "DELIVERY", "DELIVERY FEE", "TAKEAWAY CHARGE",
     ),
-    "quantity": (
-        "QTY", "TOTAL QTY", "TOTAL QUANTITY", "QUANTITY", "ITEM COUNT", "TOTAL ITEM", "TOTAL ITEMS", "NO OF ITEMS",
-        "NO OF ITEM", "ITEMS", "ITEM S", "TOTAL QTY TENDER", "PCS", "UNITS",
+    "quantity": ("QTY", "QUANTITY", "PCS", "UNITS"),
+    # The count of items or pieces under the items ("TOTAL QTY: 3"): the items end there.
+    "count": (
+        "TOTAL QTY", "TOTAL QUANTITY", "ITEM COUNT", "TOTAL ITEM", "TOTAL ITEMS", "NO OF ITEMS", "NO OF ITEM", "ITEMS",
+        "ITEM S", "TOTAL QTY TENDER", "QTY S", "NO OF QTY", "TOTAL PCS", "TOTAL UNITS",
     ),
     # Lines that mention a label word without being that label.
     "other": (
@@ -101,13 +103,13 @@ TOTAL_KINDS = ("total_final", "total")
 CURRENCY_MARKERS: dict[str, str] = {
     "RM": "MYR", "MYR": "MYR", "US$": "USD", "USD": "USD", "S$": "SGD", "SGD": "SGD", "A$": "AUD", "AUD": "AUD",
     "C$": "CAD", "CAD": "CAD", "NZ$": "NZD", "NZD": "NZD", "HK$": "HKD", "HKD": "HKD", "€": "EUR", "EUR": "EUR",
-    "EURO": "EUR", "£": "GBP", "GBP": "GBP", "¥": "JPY", "JPY": "JPY", "RMB": "CNY", "CNY": "CNY", "₹": "INR",
+    "£": "GBP", "GBP": "GBP", "¥": "JPY", "JPY": "JPY", "RMB": "CNY", "CNY": "CNY", "₹": "INR",
     "INR": "INR", "RS": "INR", "RP": "IDR", "IDR": "IDR", "฿": "THB", "THB": "THB", "CHF": "CHF", "₱": "PHP",
     "PHP": "PHP", "₩": "KRW", "KRW": "KRW", "R$": "BRL", "BRL": "BRL", "ZŁ": "PLN", "PLN": "PLN", "SEK": "SEK",
     "NOK": "NOK", "DKK": "DKK", "$": "$",
 }
 # Markers too short or common to mean a currency unless printed right beside a number.
-NOT_STANDALONE_MARKERS = frozenset({"RS", "RP", "EURO"})
+NOT_STANDALONE_MARKERS = frozenset({"RS", "RP"})
 DOLLAR_BY_COUNTRY: dict[str, str] = {
     "US": "USD", "SG": "SGD", "AU": "AUD", "CA": "CAD", "NZ": "NZD", "HK": "HKD", "MY": "MYR",
 }
@@ -198,6 +200,7 @@ NOT_MERCHANT = (
     r"\bCOPY\b", r"\bDUPLICATE\b", r"\bREPRINT\b", r"\bCUSTOMER\b", r"\bMEMBER\b", r"\bWWW\.", r"@", r"\bHTTP",
     r"\bCREDIT NOTE\b", r"\bOFFICIAL\b", r"\bSTATEMENT\b", r"\bCHECK\b", r"\bDATE\b", r"\bCO\.?\s*(?:REG|NO)\b",
     r"\bCOMPANY\s+(?:REG|NO)\b", r"\bROC\b", r"\bREG\.?\s*NO\b", r"\bBILL\b", r"\bTQ\b", r"\bSHOPPING WITH\b",
+    r"\b[A-Z0-9-]{2,}\.[A-Z0-9-]{2,}\.[A-Z]{2,}\b", r"\b[A-Z0-9-]{2,}\.(?:COM|NET|ORG)\b",
     r"\bKASSENBON\b", r"\bRECHNUNG\b", r"\bQUITTUNG\b", r"\bTICKET\b", r"\bFACTURA\b", r"\bFACTURE\b",
 )
 # Prefixes before a company's name that are not part of it ("Welcome to", a branch number).
@@ -217,7 +220,8 @@ STREET_WORDS = (
     r"\bPUSAT\b", r"\bKAWASAN\b", r"\bPERINDUSTRIAN\b", r"\bINDUSTRIAL\b", r"\bMEDAN\b", r"\bDESA\b", r"\bROAD\b",
     r"\bRD\b", r"\bSTREET\b", r"\bST\b", r"\bAVENUE\b", r"\bAVE\b", r"\bBLVD\b", r"\bBOULEVARD\b", r"\bDRIVE\b",
     r"\bDR\b", r"\bLANE\b", r"\bLN\b", r"\bHWY\b", r"\bHIGHWAY\b", r"\bSUITE\b", r"\bSTE\b", r"\bUNIT\b", r"\bPLACE\b",
-    r"\bPKWY\b", r"\bWAY\b", r"\bSQUARE\b", r"\bSQ\b", r"\bSTRASSE\b", r"STR\.", r"STRASSE\b", r"\bPLATZ\b",
+    r"\bPKWY\b", r"\bWAY\b", r"\bSQUARE\b", r"\bSQ\b", r"\bSTRASSE\b", r"STR\.", r"STRASSE\b", r"STRAßE\b", r"\bPLATZ\b",
+    r"[A-ZÄÖÜ]{3,}(?:WEG|PLATZ|ALLEE|GASSE|DAMM|RING|UFER)\b",
     r"\bWEG\b", r"\bRUE\b", r"\bCALLE\b", r"\bVIA\b", r"\bPIAZZA\b", r"\bCORSO\b", r"\bAVENIDA\b", r"\bSTRAAT\b",
     r"\bGRACHT\b",
 )
@@ -261,8 +265,12 @@ NOT_ITEM = (
     r"\bDISCOUNT\b", r"\bDISC\b", r"\bCASH\b", r"\bCHANGE\b", r"\bTENDER", r"\bPAID\b", r"\bBALANCE\b", r"\bCHANGE\b",
     r"\bSHIPPING\b", r"\bSERVICE CHARGE\b", r"\bDEPOSIT\b", r"\bVOUCHER\b", r"\bPOINTS?\b", r"\bSAVINGS?\b",
     r"\bYOU SAVED\b", r"\bMWST\b", r"\bUST\b", r"\bSUMME\b", r"\bTVA\b", r"\bIVA\b", r"\bQTY\s*:", r"\bITEMS?\s*:",
-    r"\bCASHIER\b", r"\bTABLE\b", r"\bINVOICE\b", r"\bDATE\b", r"\bTIME\b",
+    r"\bCASHIER\b", r"\bTABLE\b", r"\bINVOICE\b", r"\bDATE\b", r"\bTIME\b", r"\bHOURS\b", r"\bHRS\b",
 )
 # Quantity forms around an item's name: "2 x", "2 @", "X2", "QTY 2", "2 PC(S)".
 QUANTITY_UNITS = ("PC", "PCS", "PCE", "EA", "EACH", "UNIT", "UNITS", "KG", "G", "L", "ML", "BTL", "PKT", "BOX", "X")
+# Tax codes printed after a line total ("9.00 SR", "3.50 S", "4.99 T").
+TAX_CODES = ("S", "SR", "Z", "ZR", "ZRL", "T", "E", "N", "NT", "TX", "ES", "OS", "ST", "A", "B", "F", "R", "D", "G", "Y")
+# Words before a price that is not what the item cost here ("was 39.00").
+PRICE_NOTES = ("WAS", "REG", "ORIG", "SAVE", "RRP", "U/P")
 # fmt: on
