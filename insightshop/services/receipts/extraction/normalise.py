@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ..document import ReceiptDocument
 
-WORD = re.compile(r"[A-Z0-9]+")
+WORD = re.compile(r"[^\W_]+")  # letters (any script) and digits
 LETTERS_FOR_DIGITS = str.maketrans("0158", "OISB")
 DIGITS_FOR_LETTERS = {"O": "0", "D": "0", "I": "1", "L": "1", "|": "1", "S": "5", "B": "8"}
 LOOSE_DIGIT_LETTERS = frozenset("OI|")  # these become digits next to one digit; S, B, D and L need digits both sides
@@ -65,7 +65,7 @@ def letters_in_words(upper: str) -> str:
 
     def fix(match: re.Match) -> str:
         word = match.group()
-        digits = sum(c.isdigit() for c in word)
+        digits = sum(c in "0123456789" for c in word)
         if digits and len(word) - digits > digits:
             return word.translate(LETTERS_FOR_DIGITS)
         return word

@@ -60,7 +60,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "EWALLET",
     ),
     "change": (
-        "CHANGE", "CHANGE DUE", "CHANGE AMT", "CHANGE AMOUNT", "YOUR CHANGE", "BALANCE", "BAKI", "RUCKGELD",
+        "CHANGE", "CHANGE DUE", "CHANGE AMT", "CHANGE AMOUNT", "YOUR CHANGE", "BALANCE", "BAKI", "RUCKGELD", "RÜCKGELD",
         "RUECKGELD", "ZURUCK", "RENDU", "MONNAIE", "CAMBIO", "VUELTO", "RESTO", "WISSELGELD",
     ),
     "discount": (
