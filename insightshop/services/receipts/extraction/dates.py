@@ -177,7 +177,9 @@ def _label_above(lines: tuple[Line, ...], index: int) -> bool:
 
 
 def _confidence(hit: DateHit, score: float, order_known: bool) -> float:
-    confidence = 0.75 + 0.08 * min(score, 3)
+    """High for any real, past date (they are rarely wrong); higher with a DATE label or a time beside it; lower when
+    the day/month order was a guess."""
+    confidence = 0.85 + 0.04 * max(-3.0, min(score, 3.0))
     if hit.ambiguous and not order_known:
-        confidence -= 0.15
+        confidence -= 0.2
     return round(max(0.3, min(confidence, 0.98)), 2)
