@@ -4,6 +4,7 @@
     .venv/bin/python bench/receipts.py --split dev --show 10    # dev only, with up to 10 mismatches per field
     .venv/bin/python bench/receipts.py --layout rows            # one visual row per line only
     .venv/bin/python bench/receipts.py --data /path/to/sroie_train --scorer /path/to/score.py
+    .venv/bin/python bench/receipts.py --noise 0.03         # with simulated OCR confusions (O/0, S/5, I/1 …)
 
 The split is fixed by a hash of each receipt id (HELD_OUT_SHARE held out). Tune on dev only; --show never prints
 held-out mismatches. Predictions are written in the scorer's format (<id>.json with company, date, address, total)
@@ -19,6 +20,7 @@ import datetime as dt
 import hashlib
 import importlib.util
 import json
+import random
 import statistics
 import sys
 import time
@@ -38,6 +40,7 @@ HELD_OUT_SHARE = 4  # one receipt in four is held out
 LAYOUTS = {"text": "", "rows": "rows/"}
 FIELDS = ("company", "date", "address", "total")
 CONFIDENT = 0.7
+OCR_CONFUSIONS = {"O": "0", "0": "O", "S": "5", "5": "S", "I": "1", "1": "I", "B": "8", "8": "B", "L": "1"}
 
 
 def split_of(receipt_id: str) -> str:
@@ -51,6 +54,22 @@ def load_scorer(path: Path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def with_ocr_noise(text: str, rate: float, seed: str) -> str:
+    """The text with OCR-like confusions (O/0, S/5, I/1, B/8) and dropped spaces at `rate` per character, the same
+    for the same receipt on every run."""
+    rng = random.Random(seed)
+    out = []
+    for char in text:
+        roll = rng.random()
+        if roll < rate and char.upper() in OCR_CONFUSIONS:
+            out.append(OCR_CONFUSIONS[char.upper()])
+        elif roll < rate / 2 and char == " ":
+            continue
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def predict(text: str, today: dt.date) -> tuple[dict, dict, float]:
@@ -68,7 +87,7 @@ def predict(text: str, today: dt.date) -> tuple[dict, dict, float]:
     return prediction, {name: v.confidence for name, v in values.items()}, seconds
 
 
-def run_layout(data: Path, layout: str, splits: list[str], scorer, today: dt.date, show: int) -> None:
+def run_layout(data: Path, layout: str, splits: list[str], scorer, today: dt.date, show: int, noise: float = 0) -> None:
     ids = sorted(p.stem for p in data.glob("*.json"))
     out = OUT / layout
     out.mkdir(parents=True, exist_ok=True)
@@ -77,12 +96,14 @@ def run_layout(data: Path, layout: str, splits: list[str], scorer, today: dt.dat
         rows = []
         for receipt_id in chosen:
             text = (data / f"{LAYOUTS[layout]}{receipt_id}.txt").read_text(encoding="utf-8")
+            text = with_ocr_noise(text, noise, receipt_id) if noise else text
             prediction, confidence, seconds = predict(text, today)
             (out / f"{receipt_id}.json").write_text(json.dumps(prediction, indent=1), encoding="utf-8")
             truth = json.loads((data / f"{receipt_id}.json").read_text(encoding="utf-8"))
             correct = {f: scorer.field_equal(f, prediction[f], truth.get(f, "")) for f in FIELDS}
             rows.append((receipt_id, prediction, truth, correct, confidence, seconds))
-        report(f"{layout} layout, {split}", rows, show if split == "dev" else 0)
+        title = f"{layout} layout, {split}" + (f", OCR noise {noise:.0%}" if noise else "")
+        report(title, rows, show if split == "dev" else 0)
 
 
 def report(title: str, rows: list, show: int) -> None:
@@ -174,11 +195,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--show", type=int, default=0, help="print up to N dev mismatches per field")
     parser.add_argument("--today", type=dt.date.fromisoformat, default=dt.date.today())
     parser.add_argument("--only", choices=["fields", "items"], default=None, help="run only the SROIE fields or items")
+    parser.add_argument("--noise", type=float, default=0, help="simulate OCR confusions at this rate per character")
     args = parser.parse_args(argv)
     scorer = load_scorer(args.scorer or args.data.parent / "score.py") if args.only != "items" else None
     splits = ["dev", "held-out"] if args.split == "both" else [args.split]
     for layout in (LAYOUTS if args.layout == "both" else [args.layout]) if args.only != "items" else []:
-        run_layout(args.data, layout, splits, scorer, args.today, args.show)
+        run_layout(args.data, layout, splits, scorer, args.today, args.show, args.noise)
     if args.only != "fields":
         report_items(splits)
 

@@ -52,12 +52,15 @@ def test_a_word_one_letter_away_is_corrected_only_when_its_first_letter_agrees()
     assert [w.text for w in line("GROUND FLOOR").words][0] == "GROUND"
 
 
-@pytest.mark.parametrize("printed, digits", [("9.O0", "9.00"), ("1O.50", "10.50"), ("1S.00", "15.00")])
+@pytest.mark.parametrize(
+    "printed, digits",
+    [("9.O0", "9.00"), ("1O.50", "10.50"), ("1S.00", "15.00"), ("TOTAL 63.3S", "TOTAL 63.35"), ("RMI.38", "RM1.38")],
+)
 def test_letters_inside_numbers_read_as_digits(printed, digits):
     assert line(printed).num == digits
 
 
-@pytest.mark.parametrize("text", ["NO.53 JALAN", "SOLD OUT", "1.5L MILK", "BOX 12"])
+@pytest.mark.parametrize("text", ["NO.53 JALAN", "SOLD OUT", "1.5L MILK", "BOX 12", "5.40S"])
 def test_letters_next_to_letters_stay_letters(text):
     assert line(text).num == text.upper()
 
@@ -92,6 +95,11 @@ def test_amounts_carry_their_sign_and_the_currency_printed_beside_them(text, val
 @pytest.mark.parametrize("text", ["25/12/2018", "12:30:45", "GST 6%", "OPEN 7.30AM-6.00PM", "TEL 03-7845 8155"])
 def test_dates_times_percentages_and_phone_numbers_are_not_money(text):
     assert not [a for a in find_amounts(line(text), ".") if a.money]
+
+
+def test_money_glued_to_its_label_is_read_but_codes_glued_to_words_are_not():
+    assert [str(a.value) for a in find_amounts(line("TOTAL9.00"), ".") if a.money] == ["9.00"]
+    assert not [a for a in find_amounts(line("LOT PT15944 NO.53"), ".") if a.money]
 
 
 def test_an_amount_span_is_the_number_as_printed():
@@ -153,6 +161,14 @@ def test_a_rounding_amount_of_a_unit_or_more_is_the_rounded_total():
 def test_dates_in_many_printed_forms(text, date):
     hits = find_dates(line(text))
     assert str(hits[0].day_first) == date
+
+
+@pytest.mark.parametrize(
+    "text, date", [("DATE: 06/02/201B", "2018-02-06"), ("2S MAY 2017 09:41AM", "2017-05-25"),
+                   ("06/02/1818:47", "2018-02-06"), ("18/04/20185:18:08 PM", "2018-04-18")],
+)  # fmt: skip
+def test_dates_damaged_by_ocr(text, date):
+    assert str(find_dates(line(text))[0].day_first) == date
 
 
 def choose(*texts: str, month_first: bool | None = None, today: dt.date = TODAY) -> str | None:

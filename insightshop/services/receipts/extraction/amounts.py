@@ -23,7 +23,7 @@ NUMBER = (
     r"|[.,]\d{2}"  # .90
 )
 AMOUNT = re.compile(
-    rf"(?<![A-Z0-9.,/\-'])(?P<sign0>-)?(?:(?P<pre>{_MARKERS})\s{{0,2}}:?\s?)?(?P<sign>-\s?)?(?P<num>{NUMBER})(?![\d])(?![.,]\d)"
+    rf"(?<![0-9.,/\-'])(?P<sign0>-)?(?:(?P<pre>{_MARKERS})\s{{0,2}}:?\s?)?(?P<sign>-\s?)?(?P<num>{NUMBER})(?![\d])(?![.,]\d)"
     rf"(?P<trail>-(?![\dA-Z]))?(?!\s?%)(?!\s?[AP]\.?M\b)(?:\s{{0,2}}(?P<post>{_MARKERS})(?![A-Z0-9])(?!\s{{0,2}}[\d.]))?"
 )
 DOT_DECIMAL = re.compile(r"(?<![\d.,])\d+\.\d{2}(?![\d.,]|,\d)")
@@ -69,6 +69,9 @@ def _amount(line: Line, match: re.Match, style: str) -> Amount | None:
     if parsed is None:
         return None
     value, decimals = parsed
+    start_at = match.start()
+    if start_at and line.num[start_at - 1].isalpha() and not _money_after_word(match, decimals):
+        return None  # glued to a word: a code ("PT15944", "X2", "NO.53"), unless it reads as money ("TOTAL9.00")
     negative = bool(match.group("sign0") or match.group("sign") or match.group("trail"))
     start = match.start("sign") if match.group("sign") else match.start("num")
     end = match.end("trail") if match.group("trail") else match.end("num")
@@ -83,6 +86,10 @@ def _amount(line: Line, match: re.Match, style: str) -> Amount | None:
         marker_span=match.span(marker_group) if marker_group else None,
         at=line.num[: match.start()].rstrip().endswith("@"),
     )
+
+
+def _money_after_word(match: re.Match, decimals: int) -> bool:
+    return decimals == 2 and not match.group("pre") and match.group("num")[0].isdigit()
 
 
 def parse_number(text: str, style: str) -> tuple[Decimal, int] | None:

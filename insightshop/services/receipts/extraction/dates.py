@@ -17,9 +17,9 @@ from .normalise import WORD, Line
 
 _MONTH = "|".join(re.escape(m) for m in sorted(vocabulary.MONTHS, key=len, reverse=True))
 ISO = re.compile(r"(?<![\d.,/])(?P<y>(?:19|20)\d{2})\s?(?P<s>[-/.])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<d>\d{1,2})(?!\d)")
-NUMERIC = re.compile(
-    r"(?<![\d.,/])(?P<a>\d{1,2})\s?(?P<s>[-/.])\s?(?P<b>\d{1,2})\s?(?P=s)\s?(?P<y>\d{4}|\d{2})(?![\d]|[.,]\d)"
-)
+# A year may run straight into the time after it ("06/02/1818:47", "18/04/20185:18:08" as OCR prints them).
+YEAR = r"(?P<y>\d{4}(?=\d{1,2}:\d{2}|[^\d:]|$)|\d{2}(?=\d{1,2}:\d{2}|[^\d]|$))"
+NUMERIC = re.compile(rf"(?<![\d.,/])(?P<a>\d{{1,2}})\s?(?P<s>[-/.])\s?(?P<b>\d{{1,2}})\s?(?P=s)\s?{YEAR}(?![.,]\d)")
 DAY_MONTH = re.compile(
     rf"(?<![A-Z0-9])(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?[\s\-/.,]*(?P<mon>{_MONTH})[A-Z]*\.?[\s\-/.,']*(?P<y>\d{{4}}|\d{{2}})(?!\d)"
 )
@@ -27,6 +27,8 @@ MONTH_DAY = re.compile(
     rf"(?<![A-Z])(?P<mon>{_MONTH})[A-Z]*\.?\s*(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?(?:,\s*(?P<y2>\d{{4}}|\d{{2}})|\s+(?P<y>\d{{4}}))(?!\d)"
 )
 COMPACT = re.compile(r"(?<!\d)(?P<c>\d{8})(?!\d)")
+OCR_DIGITS = str.maketrans("OISBL", "01581")
+DIGITISH = re.compile(r"(?<![A-Z])[\dOISBL]*\d[\dOISBL]*(?![A-Z])")
 TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?!\d)")
 
 
@@ -61,6 +63,11 @@ def find_dates(line: Line) -> tuple[DateHit, ...]:
     return tuple(sorted(hits, key=lambda h: h.start))
 
 
+def date_text(line: Line) -> str:
+    """The line with OCR letters inside digit runs read as digits ("2S MAY", "201B"), same length."""
+    return DIGITISH.sub(lambda m: m.group().translate(OCR_DIGITS), line.num)
+
+
 def _make(year: str, month: int | str, day: int | str) -> dt.date | None:
     y = int(year)
     if y < 100:
@@ -72,20 +79,20 @@ def _make(year: str, month: int | str, day: int | str) -> dt.date | None:
 
 
 def _iso(line: Line):
-    for m in ISO.finditer(line.num):
+    for m in ISO.finditer(date_text(line)):
         date = _make(m["y"], m["m"], m["d"])
         yield DateHit(line.index, m.start(), m.end(), date, None) if date else None
 
 
 def _numeric(line: Line):
-    for m in NUMERIC.finditer(line.num):
+    for m in NUMERIC.finditer(date_text(line)):
         day_first, month_first = _make(m["y"], m["b"], m["a"]), _make(m["y"], m["a"], m["b"])
         if day_first or month_first:
             yield DateHit(line.index, m.start(), m.end(), day_first, month_first, numeric=True)
 
 
 def _named(line: Line, pattern: re.Pattern):
-    for m in pattern.finditer(line.num):
+    for m in pattern.finditer(date_text(line)):
         year = m.groupdict().get("y2") or m["y"]
         date = _make(year, vocabulary.MONTHS[m["mon"]], m["d"])
         yield DateHit(line.index, m.start(), m.end(), date, None) if date else None
@@ -102,7 +109,7 @@ def _month_day(line: Line):
 def _compact(line: Line):
     if not _has_word(line, vocabulary.DATE_LABELS):
         return
-    for m in COMPACT.finditer(line.num):
+    for m in COMPACT.finditer(date_text(line)):
         text = m["c"]
         date = _make(text[:4], text[4:6], text[6:]) if text[:2] in ("19", "20") else None
         date = date or _make(text[4:], text[2:4], text[:2])

@@ -19,6 +19,9 @@ WORD = re.compile(r"[^\W_]+")  # letters (any script) and digits
 LETTERS_FOR_DIGITS = str.maketrans("0158", "OISB")
 DIGITS_FOR_LETTERS = {"O": "0", "D": "0", "I": "1", "L": "1", "|": "1", "S": "5", "B": "8"}
 LOOSE_DIGIT_LETTERS = frozenset("OI|")  # these become digits next to one digit; S, B, D and L need digits both sides
+NUMBER_PUNCTUATION = "./,:-"  # inside amounts, dates and times
+AFTER_MARKER = re.compile(r"(?:(?<=RM)|(?<=[$€£]))[OISBL](?=[\d.,])|(?:(?<=RM )|(?<=[$€£] ))[OISBL](?=[.,]\d)")
+SECOND_DECIMAL_LETTERS = frozenset("SOB")
 MIN_FUZZY_LENGTH = 5
 
 
@@ -74,12 +77,28 @@ def letters_in_words(upper: str) -> str:
 
 
 def digits_in_numbers(upper: str) -> str:
-    """Letters inside numbers read as the digits they resemble: only where a digit is beside them and no letter."""
+    """Letters inside numbers read as the digits they resemble: where a digit is beside them and no letter, as the
+    second decimal ("63.3S"), or as the first digit after a currency marker ("RMI.38")."""
     chars = list(upper)
     for i, c in enumerate(upper):
-        if c in DIGITS_FOR_LETTERS and _between_digits(upper, i, loose=c in LOOSE_DIGIT_LETTERS):
+        if c in DIGITS_FOR_LETTERS and (
+            _between_digits(upper, i, loose=c in LOOSE_DIGIT_LETTERS) or _second_decimal(upper, i)
+        ):
             chars[i] = DIGITS_FOR_LETTERS[c]
-    return "".join(chars)
+    return AFTER_MARKER.sub(lambda m: DIGITS_FOR_LETTERS[m.group()], "".join(chars))
+
+
+def _second_decimal(text: str, i: int) -> bool:
+    if text[i] not in SECOND_DECIMAL_LETTERS:
+        return False  # "1.5L" is a litre and a half
+    after = text[i + 1] if i + 1 < len(text) else " "
+    return (
+        i >= 2
+        and text[i - 2] in ".,"
+        and text[i - 1].isdigit()
+        and not after.isalnum()
+        and (i < 3 or text[i - 3].isdigit())
+    )
 
 
 def _between_digits(text: str, i: int, *, loose: bool) -> bool:
@@ -87,8 +106,8 @@ def _between_digits(text: str, i: int, *, loose: bool) -> bool:
     after = text[i + 1] if i + 1 < len(text) else " "
     if before.isalpha() or after.isalpha():
         return False
-    digit_before = before.isdigit() or (before in ".," and i > 1 and text[i - 2].isdigit())
-    digit_after = after.isdigit() or (after in ".," and i + 2 < len(text) and text[i + 2].isdigit())
+    digit_before = before.isdigit() or (before in NUMBER_PUNCTUATION and i > 1 and text[i - 2].isdigit())
+    digit_after = after.isdigit() or (after in NUMBER_PUNCTUATION and i + 2 < len(text) and text[i + 2].isdigit())
     if loose:
         return digit_before or digit_after
     return digit_before and digit_after
