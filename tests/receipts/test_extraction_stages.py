@@ -266,10 +266,9 @@ def test_the_line_with_a_legal_form_is_the_merchant_not_the_persons_name_above_i
     )
 
 
-def test_without_a_legal_form_the_name_right_above_the_address_is_the_merchant():
-    assert merchant("TAN WOON YANN", "INDAH GIFT & HOME DECO", "27,JALAN DEDAP 13,", "81100 JOHOR BAHRU") == (
-        "INDAH GIFT & HOME DECO"
-    )
+def test_without_a_legal_form_the_first_name_line_is_the_merchant_not_its_branch_or_manager():
+    assert merchant("TARGET", "Carmel Mountain Ranch", "11665 Carmel Mountain Rd", "San Diego, CA 92128") == "TARGET"
+    assert merchant("Walmart", "( 479 ) 273 - 4134", "MANAGER DIANA EARNEST", "1515 N WALTON BLVD") == "Walmart"
 
 
 def test_registration_numbers_and_owner_prefixes_are_not_part_of_the_name():
@@ -315,6 +314,12 @@ def test_the_address_skips_registration_numbers_and_ends_before_a_phone_on_the_s
     assert address(
         "YONGFATT ENTERPRISE", "(JM0517726)", "NO 122 JALAN DEDAP 13", "81100 JOHOR BAHRU TEL 07-3523888"
     ) == ("NO 122 JALAN DEDAP 13 81100 JOHOR BAHRU")
+
+
+def test_a_five_digit_house_number_is_not_taken_for_the_postcode():
+    assert address("TARGET", "11665 Carmel Mountain Rd", "San Diego, CA 92128", "858-675-6014") == (
+        "11665 Carmel Mountain Rd San Diego, CA 92128"
+    )
 
 
 def test_us_and_german_addresses():

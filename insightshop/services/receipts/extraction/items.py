@@ -24,7 +24,7 @@ from .totals import MoneyFields
 NOT_ITEM = re.compile("|".join(vocabulary.NOT_ITEM))
 TOKEN = re.compile(r"\S+")
 NUMERIC_TOKEN = re.compile(
-    r"@?[-+(]?(?:RM|\$|€|£)?[\d.,'/]+[-)*]?|\d+[X×*]|[X×*]\d+|@\d*|[@X×*#:=]+|\*?(?:"
+    r"@?[-+(]?(?:RM|\$|€|£)?[\d.,'/]+[-)*]?|\d{6,}[A-Z]{1,2}|\d+[X×*]|[X×*]\d+|@\d*|[@X×*#:=]+|\*?(?:"
     + "|".join(vocabulary.TAX_CODES + vocabulary.QUANTITY_UNITS)
     + r")\*?|RM|MYR|USD|EUR|\$|€|£|\(RM\)"
 )

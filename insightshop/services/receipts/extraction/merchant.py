@@ -70,13 +70,14 @@ def find_merchant(located: Located) -> TextField | None:
 
 
 def _choose_name_line(lines: tuple[Line, ...], tiers: dict[int, int], end: int) -> int | None:
-    """The best legal-form or business line (earlier is better), unless a plain name line at the top beats it."""
+    """The best legal-form or business line (earlier is better), unless a plain name line at the top beats it; else
+    the first plain name line (a brand is printed first: "TARGET" above its branch "Carmel Mountain Ranch")."""
     named = [(tier - LINE_PENALTY * index, index) for index, tier in tiers.items() if tier >= 2]
     best = max(named, default=None)
     plain = [index for index, tier in tiers.items() if tier == 1]
     if best is not None and (best[0] >= 1 or not plain):
         return best[1]
-    return _above_address(lines, plain, end) if plain else None
+    return plain[0] if plain else None
 
 
 def merchant_tier(line: Line) -> int:
@@ -101,13 +102,6 @@ def _is_header(text: str) -> bool:
     """A column header ("QTY PRICE AMT"), not a name."""
     headers = ITEM_HEADER.findall(text)
     return len(headers) >= 2 or (bool(headers) and len(text.split()) <= len(headers))
-
-
-def _above_address(lines: tuple[Line, ...], plain: list[int], end: int) -> int:
-    """Among name-like lines, the last one above the first address line (else the first one)."""
-    address = next((line.index for line in lines[:end] if _starts_address(line)), None)
-    above = [index for index in plain if address is not None and index < address]
-    return above[-1] if above else plain[0]
 
 
 def _joined_range(lines: tuple[Line, ...], index: int, end: int) -> tuple[int, int]:
@@ -215,10 +209,10 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
         return None
     spans = _address_spans(lines, first, excluded)
     value = " ".join(lines[i].text[s:e] for i, s, e in spans)
-    has_postcode = any(POSTCODE.search(lines[i].upper[s:e]) for i, s, e in spans)
+    postcode = any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans)
     # Exact-match accuracy of addresses with a postcode is about two in three (punctuation and line-breaks differ
     # between printers and annotators), so even a complete-looking address stays near the 0.7 threshold.
-    return TextField(value, tuple(spans), 0.75 if has_postcode else 0.55) if value else None
+    return TextField(value, tuple(spans), 0.75 if postcode else 0.55) if value else None
 
 
 def _address_spans(lines: tuple[Line, ...], first: int, date_lines: set[int]) -> list[tuple[int, int, int]]:
@@ -233,7 +227,7 @@ def _address_spans(lines: tuple[Line, ...], first: int, date_lines: set[int]) ->
             spans.append(span)
         if postcode_line is not None or len(part) < len(line.upper):
             break  # one line at most after the postcode; nothing after contact details
-        postcode_line = line if POSTCODE.search(part) else None
+        postcode_line = line if has_postcode(part) else None
     return spans
 
 
@@ -246,6 +240,16 @@ def _address_continues(line: Line, postcode_line: Line | None, date_lines: set[i
         # After the postcode only a state or country, or the town when the postcode ended the line above.
         return bool(ADDRESS_TAIL.match(part)) or bool(POSTCODE_AT_END.search(_part(postcode_line)) and _town(part))
     return _address_like(line) or (sum(c.isalpha() for c in part) >= 3 and not NOT_MERCHANT.search(part))
+
+
+def has_postcode(text: str) -> bool:
+    """A postcode on the line; a number that starts the line and is followed by a street is a house number
+    ("11665 Carmel Mountain Rd")."""
+    for match in POSTCODE.finditer(text):
+        house = not text[: match.start()].strip() and STREET.search(text[match.end() :])
+        if not house:
+            return True
+    return False
 
 
 def _town(text: str) -> bool:

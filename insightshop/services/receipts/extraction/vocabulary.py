@@ -200,6 +200,7 @@ NOT_MERCHANT = (
     r"\bCOPY\b", r"\bDUPLICATE\b", r"\bREPRINT\b", r"\bCUSTOMER\b", r"\bMEMBER\b", r"\bWWW\.", r"@", r"\bHTTP",
     r"\bCREDIT NOTE\b", r"\bOFFICIAL\b", r"\bSTATEMENT\b", r"\bCHECK\b", r"\bDATE\b", r"\bCO\.?\s*(?:REG|NO)\b",
     r"\bCOMPANY\s+(?:REG|NO)\b", r"\bROC\b", r"\bREG\.?\s*NO\b", r"\bBILL\b", r"\bTQ\b", r"\bSHOPPING WITH\b",
+    r"\bMANAGER\b", r"\bMGR\b", r"\bST#", r"\bSTORE\s*#",
     r"\b[A-Z0-9-]{2,}\.[A-Z0-9-]{2,}\.[A-Z]{2,}\b", r"\b[A-Z0-9-]{2,}\.(?:COM|NET|ORG)\b",
     r"\bKASSENBON\b", r"\bRECHNUNG\b", r"\bQUITTUNG\b", r"\bTICKET\b", r"\bFACTURA\b", r"\bFACTURE\b",
 )
@@ -222,7 +223,7 @@ STREET_WORDS = (
     r"\bDR\b", r"\bLANE\b", r"\bLN\b", r"\bHWY\b", r"\bHIGHWAY\b", r"\bSUITE\b", r"\bSTE\b", r"\bUNIT\b", r"\bPLACE\b",
     r"\bPKWY\b", r"\bWAY\b", r"\bSQUARE\b", r"\bSQ\b", r"\bSTRASSE\b", r"STR\.", r"STRASSE\b", r"STRAßE\b", r"\bPLATZ\b",
     r"[A-ZÄÖÜ]{3,}(?:WEG|PLATZ|ALLEE|GASSE|DAMM|RING|UFER)\b",
-    r"\bWEG\b", r"\bRUE\b", r"\bCALLE\b", r"\bVIA\b", r"\bPIAZZA\b", r"\bCORSO\b", r"\bAVENIDA\b", r"\bSTRAAT\b",
+    r"\bWEG\b", r"\bRUE\b", r"\bCALLE\b", r"\bVIA\b", r"\bPIAZZA\b", r"\bCORSO\b", r"\bAVENIDA\b", r"\bAVDA\b", r"\bC/\s?[A-Z]", r"\bSTRAAT\b",
     r"\bGRACHT\b",
 )
 # … and words that only continue one (states, cities, countries).
