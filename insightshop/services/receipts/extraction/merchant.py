@@ -1,10 +1,10 @@
 """Stage 3b — merchant name and address, from the receipt's header (the lines above the first amount).
 
 The merchant is the header line that carries a legal form (SDN BHD, LTD, GMBH …), else a business word (TRADING,
-RESTAURANT, MART …), else the name-like line right above the address (the first line may be a person's name), else
-the first name-like line. A name broken over two lines ("POPULAR BOOK" / "CO. (M) SDN BHD") is joined. The address is
-the run of address-like lines below the merchant, up to the postcode line (and a state or country after it),
-stopping at contact details and tax numbers.
+RESTAURANT, MART …), else the first name-like line; a legal form far down the header loses to a name at the top.
+A name broken over lines ("POPULAR BOOK" / "CO. (M) SDN BHD") is joined. The address is the run of address-like
+lines below the merchant, up to the postcode line (and a state, country or town after it), stopping at contact
+details and tax numbers.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def find_merchant(located: Located) -> TextField | None:
         for line in lines[: min(HEADER_LINES, len(lines))]
         if line.index not in date_lines and (tier := merchant_tier(line)) and (tier == 3 or line.index < end)
     }
-    index = _choose_name_line(lines, tiers, end)
+    index = _choose_name_line(tiers)
     if index is None:
         return None
     first, last = _joined_range(lines, index, end)
@@ -69,7 +69,7 @@ def find_merchant(located: Located) -> TextField | None:
     return TextField(value, tuple(spans), {3: 0.85, 2: 0.75, 1: 0.6}[tiers[index]]) if value else None
 
 
-def _choose_name_line(lines: tuple[Line, ...], tiers: dict[int, int], end: int) -> int | None:
+def _choose_name_line(tiers: dict[int, int]) -> int | None:
     """The best legal-form or business line (earlier is better), unless a plain name line at the top beats it; else
     the first plain name line (a brand is printed first: "TARGET" above its branch "Carmel Mountain Ranch")."""
     named = [(tier - LINE_PENALTY * index, index) for index, tier in tiers.items() if tier >= 2]
@@ -202,7 +202,7 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
     date_lines = {hit.line for hit in located.dates}
     after = (merchant.spans[-1][0] + 1) if merchant else 0
     merchant_lines = {span[0] for span in merchant.spans} if merchant else set()
-    candidates = [i for i in range(after, min(end, after + 6))] + list(range(0, after))
+    candidates = [*range(after, min(end, after + 6)), *range(0, after)]  # below the merchant first
     excluded = date_lines | merchant_lines | {item.amount.line for item in located.labelled}
     first = next((i for i in candidates if i not in excluded and _starts_address(lines[i])), None)
     if first is None:
@@ -215,11 +215,11 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
     return TextField(value, tuple(spans), 0.75 if postcode else 0.55) if value else None
 
 
-def _address_spans(lines: tuple[Line, ...], first: int, date_lines: set[int]) -> list[tuple[int, int, int]]:
+def _address_spans(lines: tuple[Line, ...], first: int, excluded: set[int]) -> list[tuple[int, int, int]]:
     spans: list[tuple[int, int, int]] = []
     postcode_line: Line | None = None
     for line in lines[first : first + vocabulary.MAX_ADDRESS_LINES]:
-        if spans and not _address_continues(line, postcode_line, date_lines):
+        if spans and not _address_continues(line, postcode_line, excluded):
             break
         part = _part(line)
         span = _trimmed(line, 0, len(part))
@@ -231,10 +231,10 @@ def _address_spans(lines: tuple[Line, ...], first: int, date_lines: set[int]) ->
     return spans
 
 
-def _address_continues(line: Line, postcode_line: Line | None, date_lines: set[int]) -> bool:
-    """Whether the line below an address line goes on with the address."""
+def _address_continues(line: Line, postcode_line: Line | None, excluded: set[int]) -> bool:
+    """Whether the line below an address line goes on with the address (dates and amounts never do)."""
     part = _part(line).strip()
-    if not part or line.index in date_lines or PHONE.match(part) or REGISTRATION_ONLY.match(part):
+    if not part or line.index in excluded or PHONE.match(part) or REGISTRATION_ONLY.match(part):
         return False
     if postcode_line is not None:
         # After the postcode only a state or country, or the town when the postcode ended the line above.

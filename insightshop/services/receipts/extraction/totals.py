@@ -1,8 +1,10 @@
 """Stage 3a — the money fields: total, subtotal, tax and the currency they are printed in.
 
-The total is, in order of trust: the labelled total that equals cash tendered minus change; the first total printed
-after a rounding line; the last explicitly final total (GRAND TOTAL, TOTAL PAYABLE, NETT TOTAL …); the first plain
-TOTAL; else the largest unlabelled amount above the payment lines.
+The total is, in order of trust: the labelled total that equals cash tendered minus change (or any amount above the
+payment that does); the first total printed after a non-zero rounding line; the last explicitly final total (GRAND
+TOTAL, TOTAL PAYABLE, NETT TOTAL …); the first plain TOTAL; the subtotal when nothing larger follows it; the cash paid
+when no change is printed; else the largest unlabelled amount above the payment lines. The confidence says which rule
+decided, raised when subtotal, tax and rounding add up to it. Totals below a tax-summary heading are not candidates.
 """
 
 from __future__ import annotations
