@@ -32,9 +32,10 @@ def process_receipt(receipt_id: int, *, engine: str | None = None) -> Receipt | 
     receipt = db.session.get(Receipt, receipt_id)
     started = time.perf_counter()
     try:
-        document = read_document(storage.read_file(receipt.stored_name), receipt.content_type,
-                                 receipt.original_filename)  # fmt: skip
-        result = extraction.extract(document, engine=engine or extraction.default_engine())
+        data = storage.read_file(receipt.stored_name)
+        document = read_document(data, receipt.content_type, receipt.original_filename)
+        result = extraction.extract(document, engine=engine or extraction.default_engine(), source=data,
+                                    content_type=receipt.content_type)  # fmt: skip
     except DomainError as error:
         return _fail(receipt_id, [error.message], started)
     except Exception:

@@ -1,0 +1,209 @@
+"""Receipt extraction benchmark: the offline engine over the SROIE development receipts, scored like score.py.
+
+    .venv/bin/python bench/receipts.py                          # both layouts, dev and held-out splits
+    .venv/bin/python bench/receipts.py --split dev --show 10    # dev only, with up to 10 mismatches per field
+    .venv/bin/python bench/receipts.py --layout rows            # one visual row per line only
+    .venv/bin/python bench/receipts.py --data /path/to/sroie_train --scorer /path/to/score.py
+    .venv/bin/python bench/receipts.py --noise 0.03         # with simulated OCR confusions (O/0, S/5, I/1 …)
+
+The split is fixed by a hash of each receipt id (HELD_OUT_SHARE held out). Tune on dev only; --show never prints
+held-out mismatches. Predictions are written in the scorer's format (<id>.json with company, date, address, total)
+under bench/.data/receipts/<layout>/ so score.py can be run on them directly. Fields are compared with score.py's
+own field_equal (imported from --scorer), so the numbers are the scorer's. Also prints the median and p95 time per
+receipt, accuracy above and below confidence 0.7, and item precision/recall on the committed hand-labelled fixture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import importlib.util
+import json
+import random
+import statistics
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from insightshop.services.receipts.document import ReceiptDocument  # noqa: E402
+from insightshop.services.receipts.extraction import extract  # noqa: E402
+
+DEFAULT_DATA = Path("/work/shared/receipts/sroie_train")
+OUT = ROOT / "bench" / ".data" / "receipts"
+ITEMS_FIXTURE = ROOT / "tests" / "fixtures" / "receipts"
+HELD_OUT_SHARE = 4  # one receipt in four is held out
+LAYOUTS = {"text": "", "rows": "rows/"}
+FIELDS = ("company", "date", "address", "total")
+CONFIDENT = 0.7
+OCR_CONFUSIONS = {"O": "0", "0": "O", "S": "5", "5": "S", "I": "1", "1": "I", "B": "8", "8": "B", "L": "1"}
+
+
+def split_of(receipt_id: str) -> str:
+    """'held-out' for a fixed quarter of the ids (by hash, so stable across runs and machines), else 'dev'."""
+    digest = int(hashlib.sha256(receipt_id.encode()).hexdigest()[:8], 16)
+    return "held-out" if digest % HELD_OUT_SHARE == 0 else "dev"
+
+
+def load_scorer(path: Path):
+    spec = importlib.util.spec_from_file_location("sroie_score", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def with_ocr_noise(text: str, rate: float, seed: str) -> str:
+    """The text with OCR-like confusions (O/0, S/5, I/1, B/8) and dropped spaces at `rate` per character, the same
+    for the same receipt on every run."""
+    rng = random.Random(seed)
+    out = []
+    for char in text:
+        roll = rng.random()
+        if roll < rate and char.upper() in OCR_CONFUSIONS:
+            out.append(OCR_CONFUSIONS[char.upper()])
+        elif roll < rate / 2 and char == " ":
+            continue
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def predict(text: str, today: dt.date) -> tuple[dict, dict, float]:
+    """(prediction in the scorer's format, confidence per field, seconds) for one receipt's text."""
+    started = time.perf_counter()
+    result = extract(ReceiptDocument.from_lines(text.split("\n")), today=today)
+    seconds = time.perf_counter() - started
+    values = {
+        "company": result.merchant_name,
+        "date": result.purchase_date,
+        "address": result.merchant_address,
+        "total": result.total_amount,
+    }
+    prediction = {name: "" if v.value is None else str(v.value) for name, v in values.items()}
+    return prediction, {name: v.confidence for name, v in values.items()}, seconds
+
+
+def run_layout(data: Path, layout: str, splits: list[str], scorer, today: dt.date, show: int, noise: float = 0) -> None:
+    ids = sorted(p.stem for p in data.glob("*.json"))
+    out = OUT / layout
+    out.mkdir(parents=True, exist_ok=True)
+    for split in splits:
+        chosen = [i for i in ids if split_of(i) == split]
+        rows = []
+        for receipt_id in chosen:
+            text = (data / f"{LAYOUTS[layout]}{receipt_id}.txt").read_text(encoding="utf-8")
+            text = with_ocr_noise(text, noise, receipt_id) if noise else text
+            prediction, confidence, seconds = predict(text, today)
+            (out / f"{receipt_id}.json").write_text(json.dumps(prediction, indent=1), encoding="utf-8")
+            truth = json.loads((data / f"{receipt_id}.json").read_text(encoding="utf-8"))
+            correct = {f: scorer.field_equal(f, prediction[f], truth.get(f, "")) for f in FIELDS}
+            rows.append((receipt_id, prediction, truth, correct, confidence, seconds))
+        title = f"{layout} layout, {split}" + (f", OCR noise {noise:.0%}" if noise else "")
+        report(title, rows, show if split == "dev" else 0)
+
+
+def report(title: str, rows: list, show: int) -> None:
+    n = len(rows)
+    print(f"\n== {title}: {n} receipts")
+    for field in FIELDS:
+        right = sum(r[3][field] for r in rows)
+        print(f"  {field:<8} {100 * right / n:6.2f}%   {_calibration(rows, field)}")
+    print(f"  overall  {100 * sum(sum(r[3].values()) for r in rows) / (n * len(FIELDS)):6.2f}%")
+    print(f"  all four {100 * sum(all(r[3].values()) for r in rows) / n:6.2f}%")
+    times = sorted(r[5] * 1000 for r in rows)
+    print(f"  time per receipt: median {statistics.median(times):.1f} ms, p95 {times[int(0.95 * (n - 1))]:.1f} ms")
+    for field in FIELDS if show else ():
+        wrong = [r for r in rows if not r[3][field]][:show]
+        for receipt_id, prediction, truth, *_ in wrong:
+            print(f"    [{field}] {receipt_id}: pred={prediction[field]!r} gt={truth.get(field)!r}")
+
+
+def _calibration(rows: list, field: str) -> str:
+    parts = []
+    for label, keep in ((f">={CONFIDENT}", lambda c: c >= CONFIDENT), (f"<{CONFIDENT}", lambda c: c < CONFIDENT)):
+        group = [r for r in rows if keep(r[4][field])]
+        if group:
+            parts.append(f"{label}: {100 * sum(r[3][field] for r in group) / len(group):5.1f}% of {len(group)}")
+    return "  ".join(parts)
+
+
+def item_scores(split: str, layout: str) -> dict[str, int]:
+    """Counts over the hand-labelled fixture receipts of a split: predicted, expected, matched, and of the matched
+    items how many also have the labelled quantity and unit price."""
+    fixture = json.loads((ITEMS_FIXTURE / "items.json").read_text(encoding="utf-8"))
+    today = dt.date.fromisoformat(fixture["today"])
+    counts = dict.fromkeys(("predicted", "expected", "matched", "quantity", "unit_price"), 0)
+    for receipt in fixture["receipts"]:
+        if receipt["split"] != split:
+            continue
+        file = receipt.get("rows_file", receipt["file"]) if layout == "rows" else receipt["file"]
+        text = (ITEMS_FIXTURE / file).read_text(encoding="utf-8")
+        got = list(extract(ReceiptDocument.from_lines(text.split("\n")), today=today).items)
+        counts["predicted"] += len(got)
+        counts["expected"] += len(receipt["items"])
+        for want in receipt["items"]:
+            found = next((item for item in got if items_match(item, want)), None)
+            if found is not None:
+                got.remove(found)
+                counts["matched"] += 1
+                counts["quantity"] += _same(found.quantity, want.get("quantity"))
+                counts["unit_price"] += _same(found.unit_price, want.get("unit_price"))
+    return counts
+
+
+def items_match(item, want: dict) -> bool:
+    """Equal line totals, and one name (upper-cased, spaces collapsed) contains the other."""
+    if not _same(item.total_price, want["total"]):
+        return False
+    got, expected = (" ".join(str(n).upper().split()) for n in (item.item_name, want["name"]))
+    return bool(got) and (got in expected or expected in got)
+
+
+def _same(value, labelled) -> bool:
+    if value is None or labelled is None:
+        return value is None and labelled is None
+    return Decimal(str(value)) == Decimal(str(labelled))
+
+
+def report_items(splits: list[str]) -> None:
+    if not (ITEMS_FIXTURE / "items.json").exists():
+        return
+    print("\n== line items (hand-labelled fixture, tests/fixtures/receipts/items.json)")
+    for layout in LAYOUTS:
+        for split in splits:
+            c = item_scores(split, layout)
+            precision = c["matched"] / c["predicted"] if c["predicted"] else 0.0
+            recall = c["matched"] / c["expected"] if c["expected"] else 0.0
+            matched = max(c["matched"], 1)
+            print(
+                f"  {layout:<5} {split:<8} precision {100 * precision:5.1f}%  recall {100 * recall:5.1f}%"
+                f"  ({c['matched']} of {c['predicted']} predicted, {c['expected']} labelled);"
+                f"  of matched: quantity {100 * c['quantity'] / matched:5.1f}%, unit price {100 * c['unit_price'] / matched:5.1f}%"
+            )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--scorer", type=Path, default=None, help="score.py (default: next to the data folder)")
+    parser.add_argument("--layout", choices=[*LAYOUTS, "both"], default="both")
+    parser.add_argument("--split", choices=["dev", "held-out", "both"], default="both")
+    parser.add_argument("--show", type=int, default=0, help="print up to N dev mismatches per field")
+    parser.add_argument("--today", type=dt.date.fromisoformat, default=dt.date.today())
+    parser.add_argument("--only", choices=["fields", "items"], default=None, help="run only the SROIE fields or items")
+    parser.add_argument("--noise", type=float, default=0, help="simulate OCR confusions at this rate per character")
+    args = parser.parse_args(argv)
+    scorer = load_scorer(args.scorer or args.data.parent / "score.py") if args.only != "items" else None
+    splits = ["dev", "held-out"] if args.split == "both" else [args.split]
+    for layout in (LAYOUTS if args.layout == "both" else [args.layout]) if args.only != "items" else []:
+        run_layout(args.data, layout, splits, scorer, args.today, args.show, args.noise)
+    if args.only != "fields":
+        report_items(splits)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,409 @@
+"""Each stage of the offline receipt extractor on its own: normalise, amounts, labels, dates, locate, totals,
+merchant and address, items; and the engine registry."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from insightshop.services.errors import Invalid
+from insightshop.services.receipts.document import ReceiptDocument, ReceiptExtraction
+from insightshop.services.receipts.extraction import available_engines, extract, register_engine
+from insightshop.services.receipts.extraction.amounts import find_amounts, parse_number
+from insightshop.services.receipts.extraction.dates import choose_purchase_date, find_dates
+from insightshop.services.receipts.extraction.labels import LEXICON, find_labels
+from insightshop.services.receipts.extraction.locate import locate
+from insightshop.services.receipts.extraction.merchant import find_address, find_merchant
+from insightshop.services.receipts.extraction.normalise import normalise, normalise_line
+from insightshop.services.receipts.extraction.totals import money_fields
+
+TODAY = dt.date(2026, 11, 24)
+
+
+def line(text: str):
+    return normalise_line(0, text, LEXICON)
+
+
+def located(*texts: str):
+    return locate(normalise(ReceiptDocument.from_lines(list(texts)), LEXICON))
+
+
+def run(*texts: str, today: dt.date = TODAY) -> ReceiptExtraction:
+    return extract(ReceiptDocument.from_lines(list(texts)), today=today)
+
+
+# normalise -------------------------------------------------------------------------------------------------------
+
+
+def test_every_form_keeps_the_line_length_so_spans_point_at_the_printed_characters():
+    text = "Straße T0TAL 9.O0 Rückgeld"
+    normal = line(text)
+    assert len(normal.upper) == len(normal.key) == len(normal.num) == len(text)
+
+
+@pytest.mark.parametrize("printed, word", [("T0TAL", "TOTAL"), ("5UBTOTAL", "SUBTOTAL"), ("CHANGES", "CHANGE")])
+def test_ocr_confusions_inside_label_words_are_undone(printed, word):
+    assert [w.text for w in line(f"{printed}: 9.00").words][0] == word
+
+
+def test_a_word_one_letter_away_is_corrected_only_when_its_first_letter_agrees():
+    assert [w.text for w in line("GROUND FLOOR").words][0] == "GROUND"
+
+
+@pytest.mark.parametrize(
+    "printed, digits",
+    [("9.O0", "9.00"), ("1O.50", "10.50"), ("1S.00", "15.00"), ("TOTAL 63.3S", "TOTAL 63.35"), ("RMI.38", "RM1.38")],
+)
+def test_letters_inside_numbers_read_as_digits(printed, digits):
+    assert line(printed).num == digits
+
+
+@pytest.mark.parametrize("text", ["NO.53 JALAN", "SOLD OUT", "1.5L MILK", "BOX 12", "5.40S"])
+def test_letters_next_to_letters_stay_letters(text):
+    assert line(text).num == text.upper()
+
+
+# amounts ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "printed, style, value",
+    [("1,234.56", ".", "1234.56"), ("1.234,56", ",", "1234.56"), ("12,50", ",", "12.50"), ("9.000", ".", "9.000"),
+     ("1,234", ".", "1234"), ("1'234.50", ".", "1234.50"), (".90", ".", "0.90")],
+)  # fmt: skip
+def test_numbers_are_read_with_the_receipts_decimal_separator(printed, style, value):
+    assert parse_number(printed, style)[0] == Decimal(value)
+
+
+def test_a_comma_list_is_not_an_amount_in_a_receipt_whose_decimals_are_dots():
+    assert parse_number("55,57", ".") is None
+
+
+@pytest.mark.parametrize(
+    "text, value, marker",
+    [("TOTAL RM9.00", "9.00", "RM"), ("TOTAL: $ 12.50", "12.50", "$"), ("SUMME 7,21 EUR", "7.21", "EUR"),
+     ("ROUNDING -0.02", "-0.02", None), ("DISC 2.07-", "-2.07", None), ("TOTAL €1.234,50", "1234.50", "€")],
+)  # fmt: skip
+def test_amounts_carry_their_sign_and_the_currency_printed_beside_them(text, value, marker):
+    style = "," if "," in text and "." not in text.replace("1.234", "") else "."
+    amounts = [a for a in find_amounts(line(text), style) if a.decimals]
+    assert (amounts[-1].value, amounts[-1].marker) == (Decimal(value), marker)
+
+
+@pytest.mark.parametrize("text", ["25/12/2018", "12:30:45", "GST 6%", "OPEN 7.30AM-6.00PM", "TEL 03-7845 8155"])
+def test_dates_times_percentages_and_phone_numbers_are_not_money(text):
+    assert not [a for a in find_amounts(line(text), ".") if a.money]
+
+
+def test_money_glued_to_its_label_is_read_but_codes_glued_to_words_are_not():
+    assert [str(a.value) for a in find_amounts(line("TOTAL9.00"), ".") if a.money] == ["9.00"]
+    assert not [a for a in find_amounts(line("LOT PT15944 NO.53"), ".") if a.money]
+
+
+def test_an_amount_span_is_the_number_as_printed():
+    text = "TOTAL (RM):   1,234.50"
+    amount = find_amounts(line(text), ".")[-1]
+    assert text[amount.start : amount.end] == "1,234.50"
+
+
+# labels ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [("TOTAL GST : 1.65", "tax"), ("TOTAL INCL. GST@6% 37.10", "total_final"), ("SUB-TOTAL 9.00", "subtotal"),
+     ("TOTAL SALES (EXCLUDING GST) : 31.03", "subtotal"), ("GRAND TOTAL 9.00", "total_final"),
+     ("ROUNDED TOTAL 9.05", "total_final"), ("CHANGE DUE 1.00", "change"), ("Rückgeld EUR 2,79", "change"),
+     ("Geg. Bar 10,00", "cash"), ("T0TAL: 9.00", "total")],
+)  # fmt: skip
+def test_the_longest_label_phrase_says_what_an_amount_is(text, kind):
+    assert located(text).labelled[-1].kind == kind
+
+
+@pytest.mark.parametrize(
+    "text, kind", [("TAX INVOICE", "other"), ("TOTAL QTY: 3", "count"), ("GST SUMMARY", "summary")]
+)
+def test_words_that_look_like_labels_but_are_not_amount_labels(text, kind):
+    assert [label.kind for label in find_labels(line(text))] == [kind]
+
+
+def test_a_label_on_its_own_line_labels_the_amount_on_the_next_line():
+    result = located("TOTAL (RM):", "9.00")
+    assert [(item.kind, str(item.amount.value)) for item in result.labelled] == [("total_final", "9.00")]
+
+
+def test_a_tax_word_after_a_total_qualifies_the_total():
+    result = located("GRAND TOTAL (SST)", "38.37")
+    assert result.labelled[0].kind == "total_final"
+
+
+def test_column_headings_do_not_label_the_first_item():
+    result = located("ITEM QTY PRICE AMOUNT", "2.90")
+    assert result.labelled[0].kind is None
+
+
+def test_a_rounding_amount_of_a_unit_or_more_is_the_rounded_total():
+    result = located("ROUNDING RM", "45.35")
+    assert result.labelled[0].kind == "total_final"
+
+
+# dates -----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, date",
+    [("25/12/2018", "2018-12-25"), ("2018-12-25", "2018-12-25"), ("25-DEC-2018", "2018-12-25"),
+     ("Dec 25, 2018", "2018-12-25"), ("25 December 2018", "2018-12-25"), ("25.12.18", "2018-12-25"),
+     ("DATE: 20181225", "2018-12-25"), ("24 MAR 18 18:23", "2018-03-24"), ("12 MEI 2018", "2018-05-12")],
+)  # fmt: skip
+def test_dates_in_many_printed_forms(text, date):
+    hits = find_dates(line(text))
+    assert str(hits[0].day_first) == date
+
+
+@pytest.mark.parametrize(
+    "text, date", [("DATE: 06/02/201B", "2018-02-06"), ("2S MAY 2017 09:41AM", "2017-05-25"),
+                   ("06/02/1818:47", "2018-02-06"), ("18/04/20185:18:08 PM", "2018-04-18")],
+)  # fmt: skip
+def test_dates_damaged_by_ocr(text, date):
+    assert str(find_dates(line(text))[0].day_first) == date
+
+
+def choose(*texts: str, month_first: bool | None = None, today: dt.date = TODAY) -> str | None:
+    result = located(*texts)
+    chosen = choose_purchase_date(result.lines, list(result.dates), month_first, today)
+    return chosen.value.isoformat() if chosen else None
+
+
+def test_an_ambiguous_numeric_date_is_day_first_unless_the_receipt_says_month_first():
+    assert choose("03/04/2019") == "2019-04-03"
+    assert choose("03/04/2019", month_first=True) == "2019-03-04"
+
+
+def test_the_receipts_own_unambiguous_dates_decide_the_order():
+    assert choose("PRINTED 12/13/2016", "DATE: 03/04/2016", month_first=False) == "2016-03-04"
+
+
+def test_an_impossible_reading_falls_back_to_the_other_order():
+    assert choose("12/13/2016") == "2016-12-13"
+
+
+def test_a_date_in_the_future_is_never_chosen():
+    assert choose("05/12/2026", today=dt.date(2026, 6, 1)) == "2026-05-12"
+    assert choose("25/12/2026", today=dt.date(2026, 6, 1)) is None
+
+
+def test_a_labelled_date_beats_an_expiry_date():
+    assert choose("VALID UNTIL 01/01/2019", "DATE: 02/03/2018") == "2018-03-02"
+
+
+# totals and currency ---------------------------------------------------------------------------------------------
+
+
+def money(*texts: str):
+    return money_fields(located(*texts))
+
+
+def test_the_total_is_the_labelled_amount_that_cash_minus_change_confirms():
+    fields = money("TOTAL 12.30", "TOTAL 0% SUPPLIES 3.00", "CASH 20.00", "CHANGE 7.70")
+    assert fields.total.item.amount.value == Decimal("12.30")
+    assert fields.total.confidence >= 0.9
+
+
+def test_the_total_after_a_rounding_line_wins():
+    fields = money("TOTAL AMT 60.31", "ROUNDING ADJ -0.01", "TOTAL 60.30")
+    assert fields.total.item.amount.value == Decimal("60.30")
+
+
+def test_totals_in_the_tax_summary_are_not_the_receipts_total():
+    fields = money("SUBTOTAL 25.00", "TOTAL 25.00", "GST SUMMARY", "TOTAL 23.58 1.42")
+    assert fields.total.item.amount.value == Decimal("25.00")
+
+
+def test_without_labels_the_largest_amount_above_the_payment_is_taken_with_low_confidence():
+    fields = money("ITEM A 3.00", "ITEM B 7.50")
+    assert fields.total.item.amount.value == Decimal("7.50")
+    assert fields.total.confidence < 0.7
+
+
+def test_tax_prefers_the_tax_amount_over_the_base_on_the_same_line():
+    assert money("S:GST(6%) 17.83 1.07", "TOTAL 18.90").tax.item.amount.value == Decimal("1.07")
+
+
+def test_the_currency_comes_from_the_totals_line():
+    currency = money("ITEM 2.00", "TOTAL (RM): 9.00").currency
+    assert (currency.code, currency.confidence) == ("MYR", 0.95)
+
+
+def test_a_dollar_sign_is_read_by_the_country():
+    assert money("SINGAPORE 018956", "TOTAL $9.00").currency.code == "SGD"
+    assert money("AUSTIN, TX 78701", "TOTAL $9.00").currency.code == "USD"
+
+
+def test_without_any_marker_the_country_gives_the_currency_without_evidence():
+    currency = money("KEDAI ABC SDN BHD", "JALAN BESAR, 43000 KAJANG", "TOTAL 15.00").currency
+    assert (currency.code, currency.spans) == ("MYR", ())
+    assert currency.confidence < 0.7
+
+
+def test_no_marker_and_no_country_means_no_currency():
+    assert money("SHOP", "TOTAL 15.00").currency is None
+
+
+# merchant and address --------------------------------------------------------------------------------------------
+
+
+def merchant(*texts: str) -> str | None:
+    found = find_merchant(located(*texts))
+    return found.value if found else None
+
+
+def test_the_line_with_a_legal_form_is_the_merchant_not_the_persons_name_above_it():
+    assert merchant("TAN WOON YANN", "MR D.I.Y. (JOHOR) SDN BHD", "(CO.REG : 933109-X)", "LOT 1851-A, JALAN KPB 6") == (
+        "MR D.I.Y. (JOHOR) SDN BHD"
+    )
+
+
+def test_without_a_legal_form_the_first_name_line_is_the_merchant_not_its_branch_or_manager():
+    assert merchant("TARGET", "Carmel Mountain Ranch", "11665 Carmel Mountain Rd", "San Diego, CA 92128") == "TARGET"
+    assert merchant("Walmart", "( 479 ) 273 - 4134", "MANAGER DIANA EARNEST", "1515 N WALTON BLVD") == "Walmart"
+
+
+def test_registration_numbers_and_owner_prefixes_are_not_part_of_the_name():
+    assert merchant("99 SPEED MART S/B (519537-X)", "LOT P.T. 2811") == "99 SPEED MART S/B"
+    assert merchant("DIMILIKI: BANH MI CAFE SDN BHD 1110644-W") == "BANH MI CAFE SDN BHD"
+
+
+@pytest.mark.parametrize(
+    "lines, name",
+    [(("POPULAR BOOK", "CO. (M) SDN BHD", "(CO. NO. 113825-W)"), "POPULAR BOOK CO. (M) SDN BHD"),
+     (("AIK HUAT HARDWARE", "ENTERPRISE (SETIA", "ALAM) SDN BHD"), "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"),
+     (("SUBANG HEALTHCARE SDN", "BHD", "1118258-K"), "SUBANG HEALTHCARE SDN BHD")],
+)  # fmt: skip
+def test_a_name_broken_over_lines_is_joined(lines, name):
+    assert merchant(*lines) == name
+
+
+def test_a_web_address_is_not_the_merchant():
+    assert merchant("INSIGHTSHOP", "Everyday clothing", "shop.insightshop.example") == "INSIGHTSHOP"
+
+
+def address(*texts: str) -> str | None:
+    result = located(*texts)
+    found = find_address(result, find_merchant(result))
+    return found.value if found else None
+
+
+def test_the_address_runs_to_the_postcode_and_state_and_stops_at_contact_details():
+    assert (
+        address(
+            "ABC HO TRADING",
+            "NO.2&4,JALAN HARMONI 3/2,",
+            "TAMAN DESA HARMONI.",
+            "81100 JOHOR BAHRU",
+            "JOHOR",
+            "TEL: 07-3552616",
+        )
+        == "NO.2&4,JALAN HARMONI 3/2, TAMAN DESA HARMONI. 81100 JOHOR BAHRU JOHOR"
+    )
+
+
+def test_the_address_skips_registration_numbers_and_ends_before_a_phone_on_the_same_line():
+    assert address(
+        "YONGFATT ENTERPRISE", "(JM0517726)", "NO 122 JALAN DEDAP 13", "81100 JOHOR BAHRU TEL 07-3523888"
+    ) == ("NO 122 JALAN DEDAP 13 81100 JOHOR BAHRU")
+
+
+def test_a_five_digit_house_number_is_not_taken_for_the_postcode():
+    assert address("TARGET", "11665 Carmel Mountain Rd", "San Diego, CA 92128", "858-675-6014") == (
+        "11665 Carmel Mountain Rd San Diego, CA 92128"
+    )
+
+
+def test_us_and_german_addresses():
+    assert address("WHOLE FOODS MARKET", "1765 California St", "San Francisco, CA 94109", "(415) 674-0500") == (
+        "1765 California St San Francisco, CA 94109"
+    )
+    assert (
+        address("REWE Markt GmbH", "Hauptstraße 12", "10115 Berlin", "Tel.: 030 1234567")
+        == "Hauptstraße 12 10115 Berlin"
+    )
+
+
+def test_a_header_without_an_address_gives_none():
+    assert address("INSIGHTSHOP", "Everyday clothing for the whole family", "2 x White Oxford Shirt   58.00") is None
+
+
+# items -----------------------------------------------------------------------------------------------------------
+
+
+def items(*texts: str) -> list[tuple]:
+    return [(i.item_name, i.quantity, i.unit_price, i.total_price) for i in run(*texts).items]
+
+
+def test_name_quantity_price_and_total_on_one_line():
+    assert items("SHOP", "DESCRIPTION QTY PRICE AMOUNT", "PLASTIC 2 15.50 31.00", "TOTAL : 31.00") == [
+        ("PLASTIC", Decimal(2), Decimal("15.50"), Decimal("31.00"))
+    ]
+
+
+def test_names_printed_below_their_numbers_are_paired_below():
+    assert items(
+        "SHOP",
+        "ITEM QTY U/P AMOUNT",
+        "NE3555 2 1.00 2.00",
+        "SAFETY PIN",
+        "SB/01-3 1 7.00 7.00",
+        "SATIN BIAS TAPE",
+        "TOTAL QTY: 3",
+        "SUB-TOTAL: 9.00",
+    ) == [("SAFETY PIN", 2, Decimal("1.00"), Decimal("2.00")), ("SATIN BIAS TAPE", 1, Decimal("7.00"), Decimal("7.00"))]
+
+
+def test_numbers_one_per_line_are_read_as_one_row():
+    assert items("SHOP", "CODE/DESC PRICE DISC AMOUNT", "KF MODELLING CLAY", "1 PC", "*", "9.000", "0.00", "9.00",
+                 "TOTAL:", "9.00") == [("KF MODELLING CLAY", 1, Decimal("9.000"), Decimal("9.00"))]  # fmt: skip
+
+
+def test_a_quantity_line_goes_to_the_item_whose_total_it_explains():
+    assert items("SHOP", "01/02/2019", "CHICKEN 12.45", "2 @ 1.25", "AVOCADO 2.50", "SUBTOTAL 14.95") == [
+        ("CHICKEN", None, None, Decimal("12.45")),
+        ("AVOCADO", 2, Decimal("1.25"), Decimal("2.50")),
+    ]
+
+
+def test_a_description_over_several_lines_is_joined():
+    assert items(
+        "SHOP", "DESCRIPTION QTY PRICE AMOUNT", "1 06S BRAISED 1 20.00 20.00", "PORK LEG SMALL", "TOTAL: 20.00"
+    ) == [("BRAISED PORK LEG SMALL", 1, Decimal("20.00"), Decimal("20.00"))]
+
+
+def test_a_leading_quantity_and_a_price_times_count():
+    assert items(
+        "SHOP", "Server: Ann", "2  Fries  $7.00", "9555039900843 3.05*1 3.05 S", "SAMUDRA BUN", "Total $10.05"
+    )[0] == ("Fries", 2, None, Decimal("7.00"))
+
+
+# engines ---------------------------------------------------------------------------------------------------------
+
+
+def test_an_unknown_engine_is_refused_with_the_names_that_exist():
+    with pytest.raises(Invalid) as raised:
+        extract(ReceiptDocument.from_lines(["TOTAL 1.00"]), engine="nope")
+    assert "offline" in raised.value.details
+
+
+def test_engines_register_by_name(monkeypatch):
+    from insightshop.services.receipts import extraction
+
+    monkeypatch.setattr(extraction, "ENGINES", dict(extraction.ENGINES))
+    register_engine("echo", lambda document, today: run("TOTAL 2.00"))
+    assert "echo" in available_engines()
+    assert extract(ReceiptDocument.from_lines([]), engine="echo").total_amount.value == Decimal("2.00")
+
+
+def test_an_empty_document_gives_empty_fields():
+    result = run()
+    assert result.total_amount.value is None and result.items == () and result.confidence == 0
