@@ -65,6 +65,12 @@ class Receipt(TimestampMixin, db.Model):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
+    blocks: Mapped[list[DocumentBlock]] = relationship(  # noqa: F821 (models.citations)
+        cascade="all, delete-orphan", order_by="DocumentBlock.position", lazy="select"
+    )
+    fields: Mapped[list[ExtractedField]] = relationship(  # noqa: F821 (models.citations)
+        cascade="all, delete-orphan", order_by="ExtractedField.id", lazy="select"
+    )
     items: Mapped[list[ReceiptItem]] = relationship(
         back_populates="receipt", cascade="all, delete-orphan", order_by="ReceiptItem.line_number", lazy="selectin"
     )
