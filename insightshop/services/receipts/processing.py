@@ -13,8 +13,9 @@ from sqlalchemy.exc import OperationalError
 from ...extensions import db
 from ...models.base import utcnow
 from ...models.receipts import LOW_CONFIDENCE, Receipt, ReceiptItem
+from ..citations import provenance
 from ..errors import DomainError
-from . import extraction, item_categories, storage
+from . import extraction, item_categories, storage, values
 from .document import ExtractedValue, ReceiptExtraction
 from .reading import read_document
 from .validation import validate_extraction
@@ -67,6 +68,8 @@ def _save(receipt_id: int, document, result: ReceiptExtraction, started: float) 
     receipt.method = document.source
     receipt.raw_text = document.text
     apply_extraction(receipt, result)
+    provenance.record_extraction(receipt, document, result)
+    values.keep_verified(receipt)  # what the owner verified stays as they verified it
     checked = validate_extraction(extraction_values(receipt))
     receipt.errors, receipt.warnings = checked.errors, checked.warnings
     receipt.status = review_status(receipt, checked.valid)
