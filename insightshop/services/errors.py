@@ -13,6 +13,7 @@ class ErrorCode(StrEnum):
     INVALID_JSON = "invalid_json"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     PAYLOAD_TOO_LARGE = "payload_too_large"
+    UNREADABLE_DOCUMENT = "unreadable_document"
     VALIDATION_ERROR = "validation_error"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"

@@ -15,6 +15,16 @@ SourceKind = Literal["text", "pdf_text", "ocr", "order_record"]
 
 
 @dataclass(frozen=True)
+class TextSegment:
+    """A run of a line's text with a box of its own (an OCR box, a PDF word), to cite a value's exact place."""
+
+    start: int  # character span in TextLine.text
+    end: int
+    bbox: BBox
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
 class TextLine:
     """One line of a document, top to bottom, as read."""
 
@@ -25,6 +35,7 @@ class TextLine:
     page_size: tuple[int, int] | None = None  # (width, height) in pixels of the page the bbox refers to
     confidence: float | None = None  # OCR score 0..1; None for text that was not recognised from pixels
     char_offset: int = 0  # where this line starts in ReceiptDocument.text
+    segments: tuple[TextSegment, ...] = ()  # left to right; empty for plain text
 
 
 @dataclass(frozen=True)
