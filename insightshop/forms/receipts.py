@@ -5,11 +5,14 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, DecimalField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, NumberRange, Optional
 
 from ..models.receipts import RECEIPT_STATUSES
 
-STATUS_CHOICES = [("", "Any status")] + [(status, status.replace("_", " ").capitalize()) for status in RECEIPT_STATUSES]
+STATUS_CHOICES = [SelectChoice("", "Any status")] + [
+    SelectChoice(status, status.replace("_", " ").capitalize()) for status in RECEIPT_STATUSES
+]
 
 
 class UploadReceiptForm(FlaskForm):

@@ -72,7 +72,7 @@ def receipt_view(receipt: Receipt) -> dict:
         "status_text": STATUS_TEXT[receipt.status],
         "method_text": METHOD_TEXT.get(receipt.method or "", ""),
         "fields": fields,
-        "items": items,
+        "item_rows": items,
         "pending": receipt.is_pending,
         "image_url": url_for("receipts.receipt_file", receipt_id=receipt.id) if is_image else None,
         "file_url": url_for("receipts.receipt_file", receipt_id=receipt.id) if receipt.stored_name else None,

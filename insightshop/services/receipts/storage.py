@@ -9,14 +9,16 @@ from pathlib import Path
 from flask import current_app
 
 from ..errors import NotFound
+from .reading.sniff import sniff_kind
 
-# What an upload may be, told from its first bytes (never from the name or the declared type).
-SIGNATURES = (
-    (b"%PDF-", "application/pdf", ".pdf"),
-    (b"\xff\xd8\xff", "image/jpeg", ".jpg"),
-    (b"\x89PNG\r\n\x1a\n", "image/png", ".png"),
-)
-TEXT_TYPE = ("text/plain", ".txt")
+# The kinds an upload may be (told from its bytes by the reader's sniffing, never from the name or declared type).
+STORED_KINDS = {
+    "pdf": ("application/pdf", ".pdf"),
+    "jpeg": ("image/jpeg", ".jpg"),
+    "png": ("image/png", ".png"),
+    "webp": ("image/webp", ".webp"),
+    "text": ("text/plain", ".txt"),
+}
 
 
 def storage_dir() -> Path:
@@ -26,14 +28,10 @@ def storage_dir() -> Path:
 
 def detect_type(data: bytes) -> tuple[str, str] | None:
     """(content type, extension) of the bytes, or None when they are no receipt format the shop reads."""
-    for magic, content_type, extension in SIGNATURES:
-        if data.startswith(magic):
-            return content_type, extension
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp", ".webp"
-    if _looks_like_text(data[:4096]):
-        return TEXT_TYPE
-    return None
+    kind = sniff_kind(data)
+    if kind == "text" and not _looks_like_text(data[:4096]):
+        return None
+    return STORED_KINDS.get(kind)
 
 
 def _looks_like_text(head: bytes) -> bool:

@@ -57,8 +57,8 @@ def _check_file(data: bytes) -> tuple[str, str]:
         raise TooLarge(f"Receipts may be at most {megabytes} MB", details=[{"field": "file", "limit_mb": megabytes}])
     kind = storage.detect_type(data)
     if kind is None:
-        raise UnsupportedType(f"That file is not a receipt the shop can read: send {ACCEPTED}",
-                              details=[{"field": "file", "message": ACCEPTED}])  # fmt: skip
+        message = f"That file is not a receipt the shop can read: send {ACCEPTED}"
+        raise UnsupportedType(message, details=[{"field": "file", "message": message}])
     return kind
 
 
