@@ -20,7 +20,7 @@ from ...schemas.admin import (
     sale_to_dict,
 )  # fmt: skip
 from ...schemas.orders import order_to_dict, return_to_dict
-from ...schemas.products import product_to_dict, variant_to_dict
+from ...schemas.products import pagination_to_dict, product_to_dict, variant_to_dict
 from ...schemas.shop import review_to_dict
 from ...schemas.validation import validate
 from ...services import admin_orders, admin_products, admin_shop, admin_users, audit, dashboard
@@ -52,8 +52,7 @@ def list_products():
     page = admin_products.list_products(search=request.args.get("search", ""), category=request.args.get("category"),
                                         status=request.args.get("status", "all"), page=_int_arg("page", 1),
                                         per_page=_int_arg("per_page", 25, high=100))  # fmt: skip
-    return {"products": [product_to_dict(p) for p in page.products],
-            "pagination": {"page": page.page, "per_page": page.per_page, "total": page.total, "pages": page.pages}}  # fmt: skip
+    return {"products": [product_to_dict(p) for p in page.products], "pagination": pagination_to_dict(page)}
 
 
 @admin_api.post("/products")
@@ -93,8 +92,7 @@ def list_orders():
     page = admin_orders.list_orders(page=_int_arg("page", 1), per_page=_int_arg("per_page", 20, high=100),
                                     status=request.args.get("status") or None, user_id=_int_arg("user_id"),
                                     search=request.args.get("search") or None)  # fmt: skip
-    return {"orders": [order_to_dict(o, full=False) for o in page.orders],
-            "pagination": {"page": page.page, "per_page": page.per_page, "total": page.total, "pages": page.pages}}  # fmt: skip
+    return {"orders": [order_to_dict(o, full=False) for o in page.orders], "pagination": pagination_to_dict(page)}
 
 
 @admin_api.get("/orders/<int:order_id>")
