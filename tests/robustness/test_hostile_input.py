@@ -31,6 +31,16 @@ def test_ids_beyond_the_integer_column_are_not_found(client, path):
     _error(method(path), 404, "not_found")
 
 
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("post", f"/api/products/{TOO_BIG}/reviews"), ("patch", f"/api/cart/{TOO_BIG}"), ("delete", f"/api/cart/{10**20}"),
+     ("put", f"/api/admin/products/{TOO_BIG}"), ("delete", "/api/admin/sales/9999999999")],
+)  # fmt: skip
+def test_ids_beyond_the_integer_column_are_not_found_with_any_method_the_path_has(client, method, path):
+    # Found by schemathesis: another method on the same path made these a 405 method_not_allowed
+    _error(getattr(client, method)(path, json={"rating": 4}), 404, "not_found")
+
+
 def test_id_pages_beyond_the_integer_column_are_a_404_page(client):
     response = client.get(f"/products/{TOO_BIG}")
 
