@@ -223,11 +223,13 @@ def _op(
     params: tuple[dict, ...] = (),
     auth: str = "optional",
     body_required: bool = True,
+    json_only: bool = True,
 ) -> dict:
     """One operation: its success answer (a component name; one or more statuses) and its errors. Every operation
-    can answer 400 (the request guard refuses control characters anywhere); one with a body also 413 and 415; one
-    that needs a login 401."""
-    statuses = {400, *errors} | ({413, 415} if body else set()) | ({401} if auth == "required" else set())
+    can answer 400 (the request guard refuses control characters anywhere); one with a body also 413, and 415 unless
+    it reads the raw body (json_only=False); one that needs a login 401."""
+    statuses = {400, *errors} | ({413} if body else set()) | ({415} if body and json_only else set())
+    statuses |= {401} if auth == "required" else set()
     success = {"description": "Success", "content": {"application/json": {"schema": _ref(ok)}}}
     operation = {
         "operationId": operation_id,
@@ -264,8 +266,8 @@ IDEMPOTENCY_KEY = _header(
 )
 ORDER_TOKEN = _header(
     "X-Order-Token",
-    {"type": "string", "maxLength": 64},
-    "The order_token of a guest's order: opens it without logging in",
+    {"type": "string"},
+    "The order_token of a guest's order (order_token in the body wins): opens it without logging in",
 )
 
 PRODUCT_PATHS = {
@@ -503,6 +505,7 @@ SHOP_PATHS = {
             status=201,
             body="CreateIntentRequest",
             errors=(401, 404, 409, 503),
+            params=(ORDER_TOKEN,),
         )
     },
     "/api/payments/offline/confirm": {
@@ -512,6 +515,7 @@ SHOP_PATHS = {
             "OrderResponse",
             body="OfflineConfirmRequest",
             errors=(401, 404, 409),
+            params=(ORDER_TOKEN,),
         )
     },
     "/api/payments/webhook": {
@@ -522,6 +526,7 @@ SHOP_PATHS = {
             body={"type": "object", "description": "A Stripe event"},
             errors=(404, 503),
             auth="none",
+            json_only=False,
         )
     },
     "/api/returns": {
@@ -531,7 +536,8 @@ SHOP_PATHS = {
             "ReturnResponse",
             status=201,
             body="ReturnRequest",
-            errors=(401, 403, 404, 409),
+            errors=(401, 404, 409),
+            params=(ORDER_TOKEN,),
         )
     },
     "/api/returns/{return_id}": {
@@ -548,7 +554,7 @@ SHOP_PATHS = {
 # Query parameters of the admin lists.
 PAGE = _query("page", _count(1, 10_000))
 PER_PAGE = _query("per_page", _count(1, 100))
-SEARCH = _query("search", {"type": "string", "maxLength": 200})
+SEARCH = _query("search", {"type": "string"}, "Part of a name or email; a number also finds that id")
 
 
 def _admin(op_id: str, summary: str, ok: str, **kwargs) -> dict:
@@ -690,7 +696,7 @@ ADMIN_PATHS = {
             params=(
                 _query("rating", _count(1, 5)),
                 _query("product_id", _count()),
-                _query("text", {"type": "string", "maxLength": 200}),
+                _query("text", {"type": "string"}, "Part of the comment"),
             ),
         )
     },
@@ -735,7 +741,7 @@ ADMIN_PATHS = {
             "Payment log, newest first",
             "PaymentList",
             params=(
-                _query("status", {"type": "string", "maxLength": 32}),
+                _query("status", {"type": "string"}, "The provider's status, e.g. succeeded"),
                 _query("provider", {"type": "string", "enum": ["offline", "stripe"]}),
                 _query("order_id", _count()),
             ),
@@ -772,7 +778,7 @@ ADMIN_PATHS = {
             "adminAudit",
             "The audit log, newest first",
             "AuditLog",
-            params=(_query("action", {"type": "string", "maxLength": 64}), _query("limit", _count(1, 500))),
+            params=(_query("action", {"type": "string"}, "e.g. product.update"), _query("limit", _count(1, 500))),
         )
     },
 }
