@@ -18,6 +18,7 @@ from flask_migrate import upgrade
 
 from insightshop import create_app
 from insightshop.extensions import db
+from tests.api_conformance import ConformingClient
 
 TEST_SECRET = "test-secret-" + uuid.uuid4().hex
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
@@ -28,7 +29,9 @@ def pytest_report_header(config):
 
 
 def _app_for(url: str, **extra):
-    return create_app({"APP_ENV": "testing", "SECRET_KEY": TEST_SECRET, "SQLALCHEMY_DATABASE_URI": url, **extra})
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": TEST_SECRET, "SQLALCHEMY_DATABASE_URI": url, **extra})
+    app.test_client_class = ConformingClient  # every /api answer is checked against the OpenAPI document
+    return app
 
 
 def _postgres_schema_url(base: str, schema: str) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from ..models.accounts import User
-from ..models.orders import PaymentLog
+from ..models.orders import ORDER_STATUSES, PaymentLog
 from ..models.sales import Sale
 from ..services.vocabulary import CATEGORIES, CLOTHING_TYPES, FABRICS, SEASONS
+from .orders import CURRENCY
+from .products import DATE_TIME, MONEY, NULLABLE_STRING
 from .shop import user_to_dict
 
 _PRODUCT_FIELDS = {
@@ -88,6 +90,180 @@ RETURN_DECISION_BODY = {
     "required": ["approve"],
     "additionalProperties": False,
     "properties": {"approve": {"type": "boolean"}, "note": {"type": "string", "maxLength": 1000}},
+}
+
+
+DATE = {"type": "string", "format": "date"}
+STRING_LIST = {"type": "array", "items": {"type": "string"}}
+NULLABLE_OBJECT = {"type": ["object", "null"]}
+
+SALE_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "name",
+        "description",
+        "discount_percentage",
+        "start_date",
+        "end_date",
+        "is_active",
+        "auto_activate",
+        "categories",
+        "clothing_types",
+        "product_ids",
+    ],
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "description": {"type": "string"},
+        "discount_percentage": {"type": "number", "minimum": 0, "maximum": 100},
+        "start_date": DATE,
+        "end_date": DATE,
+        "is_active": {"type": "boolean"},
+        "auto_activate": {"type": "boolean"},
+        "categories": {**STRING_LIST, "description": "Empty: every category"},
+        "clothing_types": {**STRING_LIST, "description": "Empty: every clothing type"},
+        "product_ids": {"type": "array", "items": {"type": "integer"}, "description": "Empty: every product"},
+    },
+}
+ADMIN_USER_SCHEMA = {
+    "allOf": [
+        {"$ref": "#/components/schemas/User"},
+        {
+            "type": "object",
+            "required": ["is_disabled", "last_login_at"],
+            "properties": {
+                "is_disabled": {"type": "boolean"},
+                "last_login_at": {"anyOf": [DATE_TIME, {"type": "null"}]},
+            },
+        },
+    ]
+}
+PAYMENT_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "order_id",
+        "provider",
+        "kind",
+        "amount",
+        "currency",
+        "status",
+        "intent_id",
+        "card_brand",
+        "card_last4",
+        "error_message",
+        "created_at",
+    ],
+    "properties": {
+        "id": {"type": "integer"},
+        "order_id": {"type": ["integer", "null"]},
+        "provider": {"type": "string", "enum": ["offline", "stripe"]},
+        "kind": {"type": "string", "enum": ["payment", "refund"]},
+        "amount": MONEY,
+        "currency": CURRENCY,
+        "status": {"type": "string", "description": "The provider's status, e.g. succeeded, declined, failed"},
+        "intent_id": NULLABLE_STRING,
+        "card_brand": NULLABLE_STRING,
+        "card_last4": {"type": ["string", "null"], "pattern": "^[0-9]{4}$"},
+        "error_message": NULLABLE_STRING,
+        "created_at": DATE_TIME,
+    },
+}
+ACTIVE_CART_SCHEMA = {
+    "type": "object",
+    "required": ["owner", "user_id", "guest_id", "lines", "units", "value", "last_activity"],
+    "properties": {
+        "owner": {"type": "string", "description": "The user's email, or 'guest' and the start of the guest id"},
+        "user_id": {"type": ["integer", "null"]},
+        "guest_id": NULLABLE_STRING,
+        "lines": {"type": "integer", "minimum": 1},
+        "units": {"type": "integer", "minimum": 1},
+        "value": MONEY,
+        "last_activity": DATE_TIME,
+    },
+}
+AUDIT_ENTRY_SCHEMA = {
+    "type": "object",
+    "required": ["id", "at", "actor", "action", "target_type", "target_id", "before", "after", "outcome"],
+    "properties": {
+        "id": {"type": "integer"},
+        "at": DATE_TIME,
+        "actor": {"type": "string"},
+        "action": {"type": "string", "examples": ["product.update", "tool.cart_add_item"]},
+        "target_type": {"type": "string"},
+        "target_id": NULLABLE_STRING,
+        "before": NULLABLE_OBJECT,
+        "after": NULLABLE_OBJECT,
+        "outcome": {"type": "string", "enum": ["ok", "proposed", "refused", "error"]},
+    },
+}
+SALE_PREVIEW_SCHEMA = {
+    "type": "object",
+    "required": ["sale", "products_covered", "sample"],
+    "properties": {
+        "sale": {"$ref": "#/components/schemas/Sale"},
+        "products_covered": {"type": "integer", "minimum": 0},
+        "sample": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["product_id", "name", "price", "sale_price"],
+                "properties": {
+                    "product_id": {"type": "integer"},
+                    "name": {"type": "string"},
+                    "price": MONEY,
+                    "sale_price": MONEY,
+                },
+            },
+        },
+    },
+}
+DASHBOARD_SCHEMA = {
+    "type": "object",
+    "required": ["revenue_by_day", "orders_by_status", "top_products", "low_stock"],
+    "properties": {
+        "revenue_by_day": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["day", "revenue", "orders"],
+                "properties": {"day": DATE, "revenue": MONEY, "orders": {"type": "integer", "minimum": 0}},
+            },
+        },
+        "orders_by_status": {
+            "type": "object",
+            "required": list(ORDER_STATUSES),
+            "properties": {status: {"type": "integer", "minimum": 0} for status in ORDER_STATUSES},
+        },
+        "top_products": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "units", "revenue"],
+                "properties": {"name": {"type": "string"}, "units": {"type": "integer"}, "revenue": MONEY},
+            },
+        },
+        "low_stock": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["sku", "product_id", "stock"],
+                "properties": {
+                    "sku": {"type": "string"},
+                    "product_id": {"type": "integer"},
+                    "stock": {"type": "integer", "minimum": 0},
+                },
+            },
+        },
+    },
+}
+AUTOMATION_REPORT_SCHEMA = {
+    "type": "object",
+    "required": ["created", "activated", "deactivated"],
+    "properties": {
+        name: {**STRING_LIST, "description": "Names of the sales"} for name in ("created", "activated", "deactivated")
+    },
 }
 
 

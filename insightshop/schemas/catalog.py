@@ -16,7 +16,7 @@ from ..services.vocabulary import (
     normalise_color,
     normalise_size,
 )  # fmt: skip
-from .validation import validate
+from .validation import validate, whole_number
 
 MAX_PER_PAGE = 100
 MAX_PAGE = 10_000
@@ -129,7 +129,8 @@ def _coerce(key: str, raw: str):
     """Turn query-string text into JSON types; leave it as text when it doesn't parse, so the schema names it."""
     raw = raw.strip()
     if key in _INTEGER_PARAMS:
-        return int(raw) if raw.lstrip("-").isdigit() else raw
+        number = whole_number(raw)
+        return raw if number is None else number
     if key in _NUMBER_PARAMS:
         if raw == "":
             return None

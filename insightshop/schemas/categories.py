@@ -12,3 +12,28 @@ CATEGORIZE_ITEM_BODY = {
     "additionalProperties": False,
     "properties": {"item_name": ITEM_NAME},
 }
+
+CATEGORIZE_ITEM_RESULT = {
+    "type": "object",
+    "required": [
+        "category_id",
+        "category_name",
+        "explanation",
+        "match_method",
+        "match_score",
+        "success",
+        "suggestions",
+    ],
+    "properties": {
+        "category_id": {"type": ["integer", "null"]},
+        "category_name": {"type": ["string", "null"]},
+        "explanation": {"type": "string"},
+        "match_method": {"type": "string", "enum": ["exact", "keyword", "fuzzy", "none", "claude"]},
+        "match_score": {"type": "number", "minimum": 0, "maximum": 1},
+        "success": {"type": "boolean"},
+        "suggestions": {
+            "type": "array",
+            "items": {"type": "object", "required": ["category_id", "category_name", "score"]},
+        },
+    },
+}

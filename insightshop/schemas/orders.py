@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import url_for
 
-from ..models.orders import Order, ReturnRequest
+from ..models.orders import ORDER_STATUSES, Order, ReturnRequest
 from ..services.order_timeline import timeline_dicts
+from .products import DATE_TIME, MONEY, NULLABLE_STRING
 
 CHECKOUT_BODY = {
     "type": "object",
@@ -76,6 +77,171 @@ RETURN_BODY = {
                 },
             },
         },
+    },
+}
+
+
+RETURN_STATUSES = ["requested", "approved", "rejected"]
+ORDER_STATUS = {"type": "string", "enum": list(ORDER_STATUSES)}
+CURRENCY = {"type": "string", "pattern": "^[A-Z]{3}$"}
+NULLABLE_DATE_TIME = {"anyOf": [DATE_TIME, {"type": "null"}]}
+
+ORDER_EVENT_SCHEMA = {
+    "type": "object",
+    "required": ["status", "note", "at"],
+    "properties": {
+        "status": {**ORDER_STATUS, "description": "The order's status when this happened"},
+        "note": {"type": "string", "description": "What happened, in words for the customer"},
+        "at": DATE_TIME,
+    },
+}
+ORDER_SUMMARY_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "status",
+        "email",
+        "created_at",
+        "paid_at",
+        "currency",
+        "subtotal",
+        "discount",
+        "shipping",
+        "tax",
+        "total",
+        "item_count",
+        "carrier",
+        "tracking_number",
+        "payment_provider",
+        "payment_method",
+        "test_payment",
+    ],
+    "properties": {
+        "id": {"type": "integer"},
+        "status": ORDER_STATUS,
+        "email": {"type": "string"},
+        "created_at": DATE_TIME,
+        "paid_at": NULLABLE_DATE_TIME,
+        "currency": CURRENCY,
+        "subtotal": MONEY,
+        "discount": MONEY,
+        "shipping": MONEY,
+        "tax": MONEY,
+        "total": MONEY,
+        "item_count": {"type": "integer", "minimum": 0},
+        "carrier": NULLABLE_STRING,
+        "tracking_number": NULLABLE_STRING,
+        "payment_provider": {"type": ["string", "null"], "enum": ["offline", "stripe", None]},
+        "payment_method": NULLABLE_STRING,
+        "test_payment": {"type": "boolean", "description": "Paid with the offline test provider: no money moved"},
+    },
+}
+ORDER_ITEM_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "product_id",
+        "name",
+        "sku",
+        "color",
+        "size",
+        "quantity",
+        "list_price",
+        "unit_price",
+        "line_total",
+        "returned_quantity",
+    ],
+    "properties": {
+        "id": {"type": "integer"},
+        "product_id": {"type": ["integer", "null"], "description": "null once the product is deleted"},
+        "name": {"type": "string"},
+        "sku": {"type": "string"},
+        "color": {"type": "string"},
+        "size": {"type": "string"},
+        "quantity": {"type": "integer", "minimum": 1},
+        "list_price": MONEY,
+        "unit_price": MONEY,
+        "line_total": MONEY,
+        "returned_quantity": {"type": "integer", "minimum": 0},
+    },
+}
+ORDER_SCHEMA = {
+    "allOf": [
+        {"$ref": "#/components/schemas/OrderSummary"},
+        {
+            "type": "object",
+            "required": ["ship_to", "items", "events", "receipt_url", "receipt_pdf_url"],
+            "properties": {
+                "ship_to": {
+                    "type": "object",
+                    "required": ["name", "address", "city", "state", "zip", "country", "phone", "method"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "address": {"type": "string"},
+                        "city": {"type": "string"},
+                        "state": {"type": "string"},
+                        "zip": {"type": "string"},
+                        "country": {"type": "string"},
+                        "phone": NULLABLE_STRING,
+                        "method": {"type": "string", "enum": ["standard", "express"]},
+                    },
+                },
+                "items": {"type": "array", "items": {"$ref": "#/components/schemas/OrderItem"}},
+                "events": {"type": "array", "items": {"$ref": "#/components/schemas/OrderEvent"}},
+                "receipt_url": {**NULLABLE_STRING, "description": "The receipt page, once paid"},
+                "receipt_pdf_url": {**NULLABLE_STRING, "description": "The receipt PDF, once paid"},
+            },
+        },
+    ]
+}
+SHIPMENT_SCHEMA = {
+    "type": "object",
+    "required": ["tracking_number", "carrier", "status", "order_id", "events"],
+    "properties": {
+        "tracking_number": {"type": "string"},
+        "carrier": NULLABLE_STRING,
+        "status": ORDER_STATUS,
+        "order_id": {"type": "integer"},
+        "events": {
+            "type": "array",
+            "description": "Shipping milestones only",
+            "items": {"$ref": "#/components/schemas/OrderEvent"},
+        },
+    },
+}
+RETURN_SCHEMA = {
+    "type": "object",
+    "required": ["id", "order_id", "status", "refund_amount", "items", "created_at"],
+    "properties": {
+        "id": {"type": "integer"},
+        "order_id": {"type": "integer"},
+        "status": {"type": "string", "enum": RETURN_STATUSES},
+        "refund_amount": MONEY,
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["order_item_id", "name", "quantity", "reason"],
+                "properties": {
+                    "order_item_id": {"type": "integer"},
+                    "name": {"type": "string"},
+                    "quantity": {"type": "integer", "minimum": 1},
+                    "reason": {"type": "string"},
+                },
+            },
+        },
+        "created_at": DATE_TIME,
+    },
+}
+PAYMENT_INTENT_SCHEMA = {
+    "type": "object",
+    "required": ["provider", "payment_intent_id", "client_secret", "amount", "currency"],
+    "properties": {
+        "provider": {"type": "string", "enum": ["offline", "stripe"]},
+        "payment_intent_id": {"type": "string"},
+        "client_secret": {"type": "string"},
+        "amount": MONEY,
+        "currency": CURRENCY,
     },
 }
 

@@ -10,6 +10,9 @@ from ..services.pricing import PriceBook
 from ..services.search_constraints import matched_color, unmet_reasons
 
 MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$", "description": "Decimal amount as a string"}
+DATE_TIME = {"type": "string", "format": "date-time"}
+NULLABLE_STRING = {"type": ["string", "null"]}
+CATEGORY_NAMES = ["men", "women", "kids"]
 
 VARIANT_SCHEMA = {
     "type": "object",
@@ -30,18 +33,31 @@ PRODUCT_SCHEMA = {
         "id",
         "name",
         "slug",
+        "description",
         "price",
+        "list_price",
+        "on_sale",
+        "sale",
         "currency",
         "category",
         "clothing_type",
         "color",
+        "size",
+        "fabric",
+        "season",
         "available_colors",
         "available_sizes",
         "stock_quantity",
-        "variants",
+        "in_stock",
+        "rating",
+        "rating_count",
+        "is_active",
         "image_url",
         "url",
-    ],  # fmt: skip
+        "variants",
+        "created_at",
+        "updated_at",
+    ],
     "properties": {
         "id": {"type": "integer"},
         "name": {"type": "string"},
@@ -50,29 +66,173 @@ PRODUCT_SCHEMA = {
         "price": MONEY,
         "list_price": MONEY,
         "on_sale": {"type": "boolean"},
-        "sale": {"type": ["object", "null"]},
-        "currency": {"type": "string"},
-        "category": {"type": "string", "enum": ["men", "women", "kids"]},
+        "sale": {
+            "type": ["object", "null"],
+            "description": "The sale that sets the price, when on sale",
+            "required": ["id", "name", "discount_percentage"],
+            "properties": {
+                "id": {"type": "integer"},
+                "name": {"type": "string"},
+                "discount_percentage": {"type": "number", "minimum": 0, "maximum": 100},
+            },
+        },
+        "currency": {"type": "string", "enum": ["USD"]},
+        "category": {"type": "string", "enum": CATEGORY_NAMES},
         "clothing_type": {"type": "string"},
         "color": {"type": "string"},
         "size": {"type": ["string", "null"], "description": "The only size, when the product has one size"},
-        "fabric": {"type": ["string", "null"]},
-        "season": {"type": ["string", "null"]},
+        "fabric": NULLABLE_STRING,
+        "season": NULLABLE_STRING,
         "available_colors": {"type": "array", "items": {"type": "string"}},
         "available_sizes": {"type": "array", "items": {"type": "string"}},
         "stock_quantity": {"type": "integer", "minimum": 0},
         "in_stock": {"type": "boolean"},
-        "rating": {"type": "number"},
-        "rating_count": {"type": "integer"},
+        "rating": {"type": "number", "minimum": 0, "maximum": 5},
+        "rating_count": {"type": "integer", "minimum": 0},
         "is_active": {"type": "boolean"},
         "image_url": {"type": "string"},
         "url": {"type": "string"},
         "matched_color": {"type": "string", "description": "The colour the search asked for (its picture shows it)"},
-        "variants": {"type": "array", "items": VARIANT_SCHEMA},
-        "created_at": {"type": "string", "format": "date-time"},
-        "updated_at": {"type": "string", "format": "date-time"},
+        "variants": {"type": "array", "items": {"$ref": "#/components/schemas/Variant"}},
+        "created_at": DATE_TIME,
+        "updated_at": DATE_TIME,
     },
 }
+
+PAGINATION_SCHEMA = {
+    "type": "object",
+    "required": ["page", "per_page", "total", "pages", "has_next", "has_prev"],
+    "properties": {
+        "page": {"type": "integer", "minimum": 1},
+        "per_page": {"type": "integer", "minimum": 1},
+        "total": {"type": "integer", "minimum": 0},
+        "pages": {"type": "integer", "minimum": 1},
+        "has_next": {"type": "boolean"},
+        "has_prev": {"type": "boolean"},
+    },
+}
+
+UNMET_NAMES = ["color", "clothing_type", "category", "size", "min_price", "max_price", "on_sale", "in_stock",
+               "fabric", "season", "query"]  # fmt: skip
+STRINGS = {"type": "array", "items": {"type": "string"}}
+
+PRODUCT_PAGE_SCHEMA = {
+    "type": "object",
+    "required": ["products", "suggestions", "summary", "pagination", "interpreted_as"],
+    "properties": {
+        "products": {
+            "type": "array",
+            "description": "Only products meeting every stated constraint (filters and what the words name)",
+            "items": {"$ref": "#/components/schemas/Product"},
+        },
+        "suggestions": {
+            "type": "array",
+            "description": "When there are fewer than 3 products: the closest others, closest first, never matches",
+            "items": {
+                "allOf": [
+                    {"$ref": "#/components/schemas/Product"},
+                    {
+                        "type": "object",
+                        "required": ["unmet", "unmet_reasons"],
+                        "properties": {
+                            "unmet": {
+                                "type": "array",
+                                "description": "The constraints this product misses (query: the other search words)",
+                                "items": {"type": "string", "enum": UNMET_NAMES},
+                            },
+                            "unmet_reasons": {**STRINGS, "examples": [["over $50"], ["navy, not red"]]},
+                        },
+                    },
+                ]
+            },
+        },
+        "summary": {
+            "type": "string",
+            "examples": ["No red dresses under $50. The closest products are in suggestions."],
+        },
+        "pagination": {"$ref": "#/components/schemas/Pagination"},
+        "interpreted_as": {
+            "type": "object",
+            "description": "How the request was understood: term groups, and the constraints in force",
+            "required": [
+                "terms",
+                "categories",
+                "sizes",
+                "colors",
+                "clothing_types",
+                "min_price",
+                "max_price",
+                "on_sale",
+                "in_stock",
+                "constraints",
+                "description",
+                "broadened",
+            ],
+            "properties": {
+                "terms": {"type": "array", "items": STRINGS},
+                "categories": STRINGS,
+                "sizes": STRINGS,
+                "colors": STRINGS,
+                "clothing_types": STRINGS,
+                "min_price": {"anyOf": [MONEY, {"type": "null"}]},
+                "max_price": {"anyOf": [MONEY, {"type": "null"}]},
+                "on_sale": {"type": "boolean"},
+                "in_stock": {"type": "boolean"},
+                "constraints": {"type": "array", "items": {"type": "string", "enum": UNMET_NAMES}},
+                "description": {"type": "string", "examples": ["red dresses under $50"]},
+                "broadened": {"type": "boolean", "description": "Always false: results are never padded"},
+            },
+        },
+    },
+}
+
+FACET_COUNTS_SCHEMA = {
+    "type": "object",
+    "required": ["facets", "price_ranges"],
+    "properties": {
+        "facets": {
+            "type": "object",
+            "description": "Per facet (category, clothing_type, color, size, fabric, season): its values with counts",
+            "additionalProperties": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["value", "count", "selected"],
+                    "properties": {
+                        "value": {"type": "string"},
+                        "count": {"type": "integer", "minimum": 0},
+                        "selected": {"type": "boolean"},
+                    },
+                },
+            },
+        },
+        "price_ranges": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["min_price", "max_price", "count", "selected"],
+                "properties": {
+                    "min_price": MONEY,
+                    "max_price": {"anyOf": [MONEY, {"type": "null"}], "description": "null: no upper bound"},
+                    "count": {"type": "integer", "minimum": 0},
+                    "selected": {"type": "boolean"},
+                },
+            },
+        },
+    },
+}
+
+
+def pagination_to_dict(page) -> dict:
+    """The Pagination shape of any page with page, per_page, total and pages (catalog and admin lists alike)."""
+    return {
+        "page": page.page,
+        "per_page": page.per_page,
+        "total": page.total,
+        "pages": page.pages,
+        "has_next": page.page < page.pages,
+        "has_prev": page.page > 1,
+    }
 
 
 def variant_to_dict(variant: ProductVariant) -> dict:
@@ -154,14 +314,7 @@ def page_to_dict(page: CatalogPage) -> dict:
         "products": products,
         "suggestions": suggestions,
         "summary": summary,
-        "pagination": {
-            "page": page.page,
-            "per_page": page.per_page,
-            "total": page.total,
-            "pages": page.pages,
-            "has_next": page.has_next,
-            "has_prev": page.has_prev,
-        },
+        "pagination": pagination_to_dict(page),
         "interpreted_as": {
             "terms": [list(group) for group in page.parsed.groups],
             "categories": list(wanted.category or ()),

@@ -164,3 +164,156 @@ def _plain(name: str, value):
     if isinstance(value, date):
         return value.isoformat()
     return value
+
+
+# Response shapes (OpenAPI components) -------------------------------------------------------------------------
+
+MONEY_OR_NULL = {"type": ["string", "null"], "pattern": r"^-?\d+\.\d{2}$"}
+NULLABLE_TEXT = {"type": ["string", "null"]}
+RECEIPT_ITEM_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "line_number",
+        "item_name",
+        "quantity",
+        "unit_price",
+        "total_price",
+        "category",
+        "category_id",
+        "category_method",
+        "confidence",
+    ],  # fmt: skip
+    "properties": {
+        "id": {"type": "integer"},
+        "line_number": {"type": "integer"},
+        "item_name": {"type": "string"},
+        "quantity": NULLABLE_TEXT,
+        "unit_price": MONEY_OR_NULL,
+        "total_price": {"type": "string", "pattern": r"^-?\d+\.\d{2}$"},
+        "category": NULLABLE_TEXT,
+        "category_id": {"type": ["integer", "null"]},
+        "category_method": NULLABLE_TEXT,
+        "confidence": {"type": ["number", "null"]},
+    },
+}
+RECEIPT_SUMMARY_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "status",
+        "merchant_name",
+        "purchase_date",
+        "currency",
+        "total_amount",
+        "confidence",
+        "original_filename",
+        "order_id",
+        "url",
+        "created_at",
+    ],  # fmt: skip
+    "properties": {
+        "id": {"type": "integer"},
+        "status": {"type": "string", "enum": list(RECEIPT_STATUSES)},
+        "merchant_name": NULLABLE_TEXT,
+        "purchase_date": {"type": ["string", "null"], "format": "date"},
+        "currency": NULLABLE_TEXT,
+        "total_amount": MONEY_OR_NULL,
+        "confidence": {"type": ["number", "null"]},
+        "original_filename": {"type": "string"},
+        "order_id": {"type": ["integer", "null"]},
+        "url": {"type": "string"},
+        "created_at": {"type": "string", "format": "date-time"},
+    },
+}
+RECEIPT_SCHEMA = {
+    "allOf": [
+        {"$ref": "#/components/schemas/ReceiptSummary"},
+        {
+            "type": "object",
+            "required": [
+                "merchant_address",
+                "subtotal",
+                "tax_amount",
+                "method",
+                "content_type",
+                "size_bytes",
+                "field_confidence",
+                "low_confidence_fields",
+                "processing_time_ms",
+                "agent_version",
+                "errors",
+                "warnings",
+                "processed_at",
+                "file_url",
+                "items",
+            ],  # fmt: skip
+            "properties": {
+                "merchant_address": NULLABLE_TEXT,
+                "subtotal": MONEY_OR_NULL,
+                "tax_amount": MONEY_OR_NULL,
+                "method": NULLABLE_TEXT,
+                "content_type": {"type": "string"},
+                "size_bytes": {"type": "integer"},
+                "field_confidence": {"type": "object", "additionalProperties": {"type": "number"}},
+                "low_confidence_fields": {"type": "array", "items": {"type": "string"}},
+                "processing_time_ms": {"type": ["integer", "null"]},
+                "agent_version": NULLABLE_TEXT,
+                "errors": {"type": "array", "items": {"type": "string"}},
+                "warnings": {"type": "array", "items": {"type": "string"}},
+                "processed_at": {"type": ["string", "null"], "format": "date-time"},
+                "file_url": NULLABLE_TEXT,
+                "items": {"type": "array", "items": {"$ref": "#/components/schemas/ReceiptItem"}},
+            },
+        },
+    ]
+}
+AGENT_RESULT_SCHEMA = {
+    "type": ["object", "null"],
+    "description": "Seed 000's agent response; null while the receipt is still being read",
+    "required": ["status", "metadata", "items", "validation", "processing_time_ms", "agent_version"],
+    "properties": {
+        "status": {"type": "string", "enum": ["success", "failed"]},
+        "metadata": {"type": ["object", "null"]},
+        "items": {"type": "array", "items": {"type": "object"}},
+        "validation": {
+            "type": "object",
+            "required": ["valid", "warnings", "errors"],
+            "properties": {"valid": {"type": "boolean"}, "warnings": {"type": "array"}, "errors": {"type": "array"}},
+        },
+        "processing_time_ms": {"type": ["integer", "null"]},
+        "agent_version": NULLABLE_TEXT,
+    },
+}
+RECEIPT_COMPONENTS = {
+    "ReceiptItem": RECEIPT_ITEM_SCHEMA,
+    "ReceiptSummary": RECEIPT_SUMMARY_SCHEMA,
+    "Receipt": RECEIPT_SCHEMA,
+    "ReceiptAgentResult": AGENT_RESULT_SCHEMA,
+    "ReceiptResponse": {
+        "type": "object",
+        "required": ["receipt", "result"],
+        "properties": {
+            "receipt": {"$ref": "#/components/schemas/Receipt"},
+            "result": {"$ref": "#/components/schemas/ReceiptAgentResult"},
+        },  # fmt: skip
+    },
+    "ReceiptPage": {
+        "type": "object",
+        "required": ["receipts", "pagination"],
+        "properties": {
+            "receipts": {"type": "array", "items": {"$ref": "#/components/schemas/ReceiptSummary"}},
+            "pagination": {"$ref": "#/components/schemas/Pagination"},
+        },  # fmt: skip
+    },
+    "ReceiptDeleted": {
+        "type": "object",
+        "required": ["deleted", "id"],
+        "properties": {"deleted": {"const": True}, "id": {"type": "integer"}},
+    },
+    "ReceiptUpload": {
+        "type": "object",
+        "required": ["file"],
+        "properties": {"file": {"type": "string", "format": "binary", "description": "JPEG, PNG, WebP, PDF or text"}},
+    },
+}

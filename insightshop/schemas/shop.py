@@ -8,6 +8,7 @@ from ..models.accounts import User
 from ..models.reviews import Review
 from ..services.cart import Cart, CartLine
 from ..services.wishlist import WishlistEntry
+from .products import DATE_TIME, MONEY
 
 EMAIL = {"type": "string", "format": "email", "maxLength": 255}
 
@@ -73,6 +74,113 @@ COMPARE_BODY = {  # compare_products
     "additionalProperties": False,
     "properties": {
         "product_ids": {"type": "array", "minItems": 2, "maxItems": 10, "items": {"type": "integer", "minimum": 1}}
+    },
+}
+
+
+USER_SCHEMA = {
+    "type": "object",
+    "required": ["id", "email", "first_name", "last_name", "is_verified", "is_admin", "is_superadmin", "created_at"],
+    "properties": {
+        "id": {"type": "integer"},
+        "email": {"type": "string"},
+        "first_name": {"type": "string"},
+        "last_name": {"type": "string"},
+        "is_verified": {"type": "boolean"},
+        "is_admin": {"type": "boolean"},
+        "is_superadmin": {"type": "boolean"},
+        "created_at": DATE_TIME,
+    },
+}
+CART_ITEM_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "product_id",
+        "variant_id",
+        "sku",
+        "name",
+        "color",
+        "size",
+        "quantity",
+        "unit_price",
+        "line_total",
+        "stock",
+        "image_url",
+    ],  # fmt: skip
+    "properties": {
+        "id": {"type": "integer"},
+        "product_id": {"type": "integer"},
+        "variant_id": {"type": "integer"},
+        "sku": {"type": "string"},
+        "name": {"type": "string"},
+        "color": {"type": "string"},
+        "size": {"type": "string"},
+        "quantity": {"type": "integer", "minimum": 1, "maximum": 10},
+        "unit_price": MONEY,
+        "line_total": MONEY,
+        "stock": {"type": "integer", "minimum": 0},
+        "image_url": {"type": "string"},
+    },
+}
+CART_SCHEMA = {
+    "type": "object",
+    "required": ["items", "item_count", "subtotal", "currency"],
+    "properties": {
+        "items": {"type": "array", "items": {"$ref": "#/components/schemas/CartItem"}},
+        "item_count": {"type": "integer", "minimum": 0, "description": "Units in the cart"},
+        "subtotal": MONEY,
+        "currency": {"type": "string", "enum": ["USD"]},
+    },
+}
+WISHLIST_ITEM_SCHEMA = {
+    "type": "object",
+    "required": [
+        "product_id",
+        "name",
+        "price",
+        "saved_price",
+        "price_drop",
+        "in_stock",
+        "back_in_stock",
+        "saved_at",
+        "image_url",
+    ],  # fmt: skip
+    "properties": {
+        "product_id": {"type": "integer"},
+        "name": {"type": "string"},
+        "price": MONEY,
+        "saved_price": MONEY,
+        "price_drop": {"anyOf": [MONEY, {"type": "null"}], "description": "How much cheaper since saving, else null"},
+        "in_stock": {"type": "boolean"},
+        "back_in_stock": {"type": "boolean"},
+        "saved_at": DATE_TIME,
+        "image_url": {"type": "string"},
+    },
+}
+REVIEW_SCHEMA = {
+    "type": "object",
+    "required": [
+        "id",
+        "product_id",
+        "rating",
+        "comment",
+        "author",
+        "by_guest",
+        "verified_purchase",
+        "created_at",
+        "updated_at",
+    ],  # fmt: skip
+    "properties": {
+        "id": {"type": "integer"},
+        "product_id": {"type": "integer"},
+        "rating": {"type": "number", "minimum": 1, "maximum": 5},
+        "comment": {"type": "string"},
+        "author": {"type": "string"},
+        "by_guest": {"type": "boolean"},
+        "verified_purchase": {"type": "boolean"},
+        "created_at": DATE_TIME,
+        "updated_at": DATE_TIME,
     },
 }
 

@@ -127,6 +127,35 @@ def find_control_character(value: Any, path: str = "") -> str | None:
     return None
 
 
+# ASCII digits only: str.isdigit() also accepts characters such as "²" that int() refuses, and int() refuses more than
+# 4300 digits; no number the shop stores needs more than a few dozen.
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,50}")
+
+
+def whole_number(text: str | None) -> int | None:
+    """The integer a text of ASCII digits spells (an optional sign first, spaces around ignored), else None."""
+    text = (text or "").strip()
+    return int(text) if WHOLE_NUMBER.fullmatch(text) else None
+
+
+def row_id(text: str | None) -> int | None:
+    """A text read as a row id (a search box's "1234", a provider's metadata): 1…DB_INT_MAX, else None."""
+    number = whole_number(text)
+    return number if number is not None and 1 <= number <= DB_INT_MAX else None
+
+
+def query_int(args, name: str, default: int | None = None, *, low: int = 1, high: int = DB_INT_MAX) -> int | None:
+    """A whole-number query parameter from low to high (the default when absent or empty), else Invalid naming it."""
+    raw = args.get(name)
+    if raw is None or raw == "":
+        return default
+    number = whole_number(raw)
+    if number is None or not low <= number <= high:
+        raise Invalid(f"{name} must be a whole number from {low} to {high}",
+                      details=[{"field": name, "message": f"{low}–{high}"}])  # fmt: skip
+    return number
+
+
 def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
     """A caller's value cut to `limit` characters with an ellipsis, so errors never echo megabytes."""
     text = str(text)

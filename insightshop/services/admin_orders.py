@@ -8,6 +8,7 @@ from sqlalchemy import func, or_, select
 
 from ..extensions import db
 from ..models.orders import ORDER_STATUSES, ORDER_TRANSITIONS, Order, PaymentLog, ReturnRequest
+from ..schemas.validation import row_id
 from . import audit, orders, returns
 from .actors import Actor
 from .errors import Conflict, ErrorCode, Invalid, NotFound
@@ -44,7 +45,7 @@ def list_orders(*, page: int = 1, per_page: int = 20, status: str | None = None,
         pattern = f"%{term}%"
         statement = statement.where(or_(Order.email.ilike(pattern), Order.shipping_name.ilike(pattern),
                                         Order.tracking_number.ilike(pattern),
-                                        Order.id == (int(term) if term.isdigit() else -1)))  # fmt: skip
+                                        Order.id == (row_id(term) or -1)))  # fmt: skip
     total = db.session.scalar(select(func.count()).select_from(statement.subquery())) or 0
     rows = db.session.scalars(statement.order_by(Order.id.desc()).limit(per_page).offset((page - 1) * per_page))
     return OrderListPage(list(rows), total, page, per_page)

@@ -10,6 +10,7 @@ from sqlalchemy import func, or_, select
 
 from ..extensions import db
 from ..models.catalog import Product, ProductVariant
+from ..schemas.validation import row_id
 from . import audit, catalog
 from .actors import Actor
 from .demo_catalog import sku_for
@@ -51,7 +52,7 @@ def list_products(*, search: str = "", category: str | None = None, status: str 
     if search:
         pattern = f"%{search.strip()}%"
         statement = statement.where(or_(Product.name.ilike(pattern), Product.slug.ilike(pattern),
-                                        Product.id == (int(search) if search.isdigit() else -1)))  # fmt: skip
+                                        Product.id == (row_id(search) or -1)))  # fmt: skip
     if category:
         statement = statement.where(Product.category == category)
     if status in ("active", "inactive"):

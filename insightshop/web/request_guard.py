@@ -11,8 +11,24 @@ from ..schemas.validation import CONTROL_CHARACTERS, DB_INT_MAX, find_control_ch
 from ..services.errors import Invalid
 
 
+def digits_up_to(limit: int) -> str:
+    """A regular expression for the decimal numbers 0…limit: "2147483647" → any 1–9 digits, or 10 digits that
+    compare no higher (each alternative keeps a prefix of the limit and then takes a smaller digit)."""
+    text = str(limit)
+    shorter = [rf"\d{{1,{len(text) - 1}}}"] if len(text) > 1 else []
+    smaller = [f"{text[:i]}[0-{int(text[i]) - 1}]" + (rf"\d{{{len(text) - i - 1}}}" if i < len(text) - 1 else "")
+               for i in range(len(text)) if text[i] != "0"]  # fmt: skip
+    return "(?:" + "|".join([*shorter, *smaller, text]) + ")"
+
+
 class DatabaseIntegerConverter(IntegerConverter):
-    """`<int:…>` in every URL: values beyond an INTEGER column are simply not found (404), never a 500."""
+    """`<int:…>` in every URL: values beyond an INTEGER column are simply not found (404), never a 500.
+
+    The bound is in the converter's pattern, not only in its conversion: Werkzeug refuses a value that fails
+    conversion after the path has matched, and when another rule has the same path for other methods that became a
+    405 (POST /api/products/2147483648/reviews) instead of "not found"."""
+
+    regex = digits_up_to(DB_INT_MAX)
 
     def __init__(self, url_map, fixed_digits=0, min=None, max=None, signed=False):  # noqa: A002 (Werkzeug's names)
         super().__init__(url_map, fixed_digits, min, DB_INT_MAX if max is None else max, signed)

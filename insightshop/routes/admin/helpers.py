@@ -6,16 +6,17 @@ from flask import flash, redirect, request
 
 from ...forms.shop import EmptyForm
 from ...schemas.validation import DB_INT_MAX
+from ...schemas.validation import whole_number as ascii_whole_number
 from ...services.errors import DomainError
 
 
 def whole_number(raw: str | None, fallback: int | None = None, *, low: int = 0) -> int | None:
     """A filter or page number typed in a URL or form: digits only, at least `low`, capped at the database's
     INTEGER (an id beyond it simply finds nothing); anything else is the fallback."""
-    raw = (raw or "").strip()
-    if not raw.isdigit() or int(raw) < low:
+    number = ascii_whole_number(raw)
+    if number is None or number < low:
         return fallback
-    return min(int(raw), DB_INT_MAX)
+    return min(number, DB_INT_MAX)
 
 
 def csrf_ok() -> bool:

@@ -20,11 +20,10 @@ from ...schemas.admin import (
     sale_to_dict,
 )  # fmt: skip
 from ...schemas.orders import order_to_dict, return_to_dict
-from ...schemas.products import product_to_dict, variant_to_dict
+from ...schemas.products import pagination_to_dict, product_to_dict, variant_to_dict
 from ...schemas.shop import review_to_dict
-from ...schemas.validation import validate
+from ...schemas.validation import DB_INT_MAX, query_int, validate
 from ...services import admin_orders, admin_products, admin_shop, admin_users, audit, dashboard
-from ...services.errors import Invalid
 from ...web.account_mail import send_password_reset
 from ...web.admin_access import require_admin
 from ...web.auth import current_actor
@@ -36,24 +35,16 @@ admin_api.before_request(protect_cookie_sessions)
 admin_api.before_request(require_admin)
 
 
-def _int_arg(name: str, default: int | None = None, *, low: int = 1, high: int = 10_000) -> int | None:
-    raw = request.args.get(name)
-    if raw in (None, ""):
-        return default
-    if not raw.isdigit() or len(raw) > 12 or not low <= int(raw) <= high:
-        raise Invalid(
-            f"{name} must be a whole number from {low} to {high}", details=[{"field": name, "message": f"{low}–{high}"}]
-        )
-    return int(raw)
+def _int_arg(name: str, default: int | None = None, *, low: int = 1, high: int = DB_INT_MAX) -> int | None:
+    return query_int(request.args, name, default, low=low, high=high)
 
 
 @admin_api.get("/products")
 def list_products():
     page = admin_products.list_products(search=request.args.get("search", ""), category=request.args.get("category"),
-                                        status=request.args.get("status", "all"), page=_int_arg("page", 1),
+                                        status=request.args.get("status", "all"), page=_int_arg("page", 1, high=10_000),
                                         per_page=_int_arg("per_page", 25, high=100))  # fmt: skip
-    return {"products": [product_to_dict(p) for p in page.products],
-            "pagination": {"page": page.page, "per_page": page.per_page, "total": page.total, "pages": page.pages}}  # fmt: skip
+    return {"products": [product_to_dict(p) for p in page.products], "pagination": pagination_to_dict(page)}
 
 
 @admin_api.post("/products")
@@ -90,11 +81,10 @@ def update_variant(product_id: int, variant_id: int):
 
 @admin_api.get("/orders")
 def list_orders():
-    page = admin_orders.list_orders(page=_int_arg("page", 1), per_page=_int_arg("per_page", 20, high=100),
+    page = admin_orders.list_orders(page=_int_arg("page", 1, high=10_000), per_page=_int_arg("per_page", 20, high=100),
                                     status=request.args.get("status") or None, user_id=_int_arg("user_id"),
                                     search=request.args.get("search") or None)  # fmt: skip
-    return {"orders": [order_to_dict(o, full=False) for o in page.orders],
-            "pagination": {"page": page.page, "per_page": page.per_page, "total": page.total, "pages": page.pages}}  # fmt: skip
+    return {"orders": [order_to_dict(o, full=False) for o in page.orders], "pagination": pagination_to_dict(page)}
 
 
 @admin_api.get("/orders/<int:order_id>")

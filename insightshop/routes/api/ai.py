@@ -3,29 +3,10 @@
 from __future__ import annotations
 
 from ...agent import chat
+from ...schemas.assistant import CHAT_BODY, CONFIRM_BODY, conversation_summary_to_dict, conversation_to_dict
 from ...schemas.validation import validate
 from ...web.auth import current_actor, ensure_guest
 from . import api, json_body
-
-CHAT_BODY = {
-    "type": "object",
-    "required": ["message"],
-    "additionalProperties": False,
-    "properties": {
-        "message": {"type": "string", "minLength": 1, "maxLength": 2000},
-        "conversation_id": {"type": "string", "minLength": 1, "maxLength": 64},
-    },  # fmt: skip
-}
-CONFIRM_BODY = {
-    "type": "object",
-    "required": ["conversation_id", "confirmation_id", "approve"],
-    "additionalProperties": False,
-    "properties": {
-        "conversation_id": {"type": "string", "maxLength": 64},
-        "confirmation_id": {"type": "string", "maxLength": 64},
-        "approve": {"type": "boolean"},
-    },  # fmt: skip
-}
 
 
 def _actor():
@@ -47,15 +28,12 @@ def chat_confirm():
 
 @api.get("/ai/conversations")
 def list_conversations():
-    return {"conversations": [{"id": c.id, "updated_at": c.updated_at.isoformat(), "messages": len(c.messages)}
-                              for c in chat.list_conversations(_actor())]}  # fmt: skip
+    return {"conversations": [conversation_summary_to_dict(c) for c in chat.list_conversations(_actor())]}
 
 
 @api.get("/ai/conversations/<conversation_id>")
 def show_conversation(conversation_id: str):
-    conversation = chat.get_conversation(_actor(), conversation_id, create=False)
-    return {"id": conversation.id, "messages": [{"role": m.role, "content": m.content, "tool_calls": m.tool_calls, "cards": m.cards,
-                                                 "at": m.created_at.isoformat()} for m in conversation.messages]}  # fmt: skip
+    return conversation_to_dict(chat.get_conversation(_actor(), conversation_id, create=False))
 
 
 @api.delete("/ai/conversations/<conversation_id>")

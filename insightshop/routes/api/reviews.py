@@ -6,21 +6,17 @@ from flask import request
 
 from ...schemas.products import product_to_dict
 from ...schemas.shop import COMPARE_BODY, REVIEW_BODY, review_to_dict
-from ...schemas.validation import validate
+from ...schemas.validation import query_int, validate
 from ...services import compare, reviews
-from ...services.errors import Invalid
 from ...web.auth import client_address, current_actor
 from . import api, json_body
 
 
 @api.get("/products/<int:product_id>/reviews")
 def list_reviews(product_id: int):
-    limit = request.args.get("limit", "50")
-    offset = request.args.get("offset", "0")
-    if not (limit.isdigit() and 1 <= int(limit) <= 100 and offset.isdigit() and len(offset) <= 9):
-        raise Invalid("limit must be 1–100 and offset a whole number ≥ 0",
-                      details=[{"field": "limit", "message": "1–100"}, {"field": "offset", "message": "≥ 0"}])  # fmt: skip
-    found = reviews.list_reviews(product_id, limit=int(limit), offset=int(offset))
+    limit = query_int(request.args, "limit", 50, high=100)
+    offset = query_int(request.args, "offset", 0, low=0, high=999_999_999)
+    found = reviews.list_reviews(product_id, limit=limit, offset=offset)
     return {"reviews": [review_to_dict(r) for r in found]}
 
 

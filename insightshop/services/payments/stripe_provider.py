@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models.orders import Order, OrderEvent, PaymentLog
+from ...schemas.validation import row_id
 from .. import orders
 from ..errors import Conflict, DomainError, ErrorCode, Invalid, Unavailable
 from . import Intent, mark_paid, record, to_cents
@@ -144,7 +145,8 @@ def _order_for(intent) -> Order | None:
     order = db.session.scalar(select(Order).where(Order.payment_intent_id == intent.get("id")))
     if order is None:
         order_id = (intent.get("metadata") or {}).get("order_id")
-        order = db.session.get(Order, int(order_id)) if order_id and str(order_id).isdigit() else None
+        number = row_id(str(order_id or ""))
+        order = db.session.get(Order, number) if number else None
     return order
 
 
