@@ -27,6 +27,8 @@ from insightshop.services.receipts.reading import (
     ocr,
     read_document,
 )
+from insightshop.services.receipts.reading import pdf as pdf_reader
+from insightshop.services.receipts.reading.layout import Box
 from insightshop.services.receipts.reading.pdf import MAX_PAGES, RENDER_DPI
 
 SCANS = Path(__file__).resolve().parent.parent / "fixtures" / "receipts" / "scans"
@@ -206,6 +208,33 @@ def test_an_image_only_pdf_is_rendered_and_read_by_ocr():
     assert {line.page for line in document.lines} == {1}
     page_size = (round(width * RENDER_DPI / 150), round(height * RENDER_DPI / 150))
     assert all(line.page_size == page_size and line.confidence is not None for line in document.lines)
+
+
+def test_a_pdf_mixing_text_and_scanned_pages_reads_each_page_its_own_way(monkeypatch):
+    """The OCR engine is stood in for here: what is tested is which page goes where and how boxes are scaled."""
+    rendered = []
+
+    def fake_recognise(image, *, scale):
+        rendered.append(image.size)
+        return [Box("SCANNED 5.00", (100 * scale, 100 * scale, 300 * scale, 130 * scale), 0.8)]
+
+    monkeypatch.setattr(pdf_reader, "recognise", fake_recognise)
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.text(20, 20, "TYPED 4.00")
+    pdf.add_page()
+    pdf.image(io.BytesIO(_image_bytes((200, 200), "PNG")), x=10, y=10, w=50)
+
+    document = read_document(bytes(pdf.output()), "application/pdf")
+
+    assert document.source == "pdf_text" and document.pages == 2
+    assert [(line.text, line.page, line.confidence) for line in document.lines] == [
+        ("TYPED 4.00", 1, None),
+        ("SCANNED 5.00", 2, 0.8),
+    ]
+    assert rendered == [A4_AT_RENDER_DPI]
+    assert document.lines[1].bbox == (100, 100, 300, 130) and document.lines[1].page_size == A4_AT_RENDER_DPI
 
 
 @pytest.mark.parametrize("size", [(300, 500), (5, 3000)], ids=["blank page", "sliver"])
