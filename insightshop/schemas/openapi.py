@@ -15,6 +15,7 @@ from .admin import (
 )  # fmt: skip
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
 from .categories import CATEGORIZE_ITEM_BODY
+from .citations_openapi import CITATION_COMPONENTS, CITATION_PATHS
 from .orders import (
     CHECKOUT_BODY,
     CREATE_INTENT_BODY,
@@ -649,6 +650,7 @@ def build_openapi(server_url: str = "/") -> dict:
             **TOOL_PATHS,
             **CHAT_PATHS,
             **AGENT_PATHS,
+            **CITATION_PATHS,
             "/api/openapi.json": {
                 "get": {
                     "operationId": "openapi",
@@ -689,6 +691,7 @@ def build_openapi(server_url: str = "/") -> dict:
                 "AdminDisable": DISABLE_BODY,
                 "AdminReturnDecision": RETURN_DECISION_BODY,
                 "CategorizeItemRequest": CATEGORIZE_ITEM_BODY,
+                **CITATION_COMPONENTS,
             },
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         },
