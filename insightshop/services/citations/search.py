@@ -192,7 +192,7 @@ def _summary(receipt: Receipt) -> str:
     if total is None or total.value is None:
         return f"Receipt from {who}{when} (no total read)"
     short = build_citation(receipt, total)["citation"]["short"]
-    return f"Receipt from {who}{when} totaling {total.value} {receipt.currency or ''} {short}".replace("  ", " ")
+    return f"Receipt from {who}{when} totaling {_amount(total.value, receipt)} {short}"
 
 
 def _suggested_answer(count: int, receipts: list[Receipt], citation_format: str) -> str:
@@ -205,9 +205,11 @@ def _suggested_answer(count: int, receipts: list[Receipt], citation_format: str)
     receipt, field = max(priced, key=lambda pair: Decimal(pair[1].value))
     cited = build_citation(receipt, field)["citation"][citation_format]
     who = receipt.merchant_name or receipt.original_filename
-    return f"{head} The highest total is from {who} at {field.value} {receipt.currency or ''} ({cited}).".replace(
-        "  ", " "
-    )
+    return f"{head} The highest total is from {who} at {_amount(field.value, receipt)} ({cited})."
+
+
+def _amount(value: str, receipt: Receipt) -> str:
+    return f"{value} {receipt.currency}" if receipt.currency else value
 
 
 # Provenance ---------------------------------------------------------------------------------------------------------
