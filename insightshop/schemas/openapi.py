@@ -37,6 +37,7 @@ from .assistant import (
 )
 from .catalog import BROWSE_PARAMS_SCHEMA, SEARCH_BODY_SCHEMA
 from .categories import CATEGORIZE_ITEM_BODY, CATEGORIZE_ITEM_RESULT
+from .citations_openapi import CITATION_COMPONENTS, CITATION_PATHS
 from .orders import (
     CHECKOUT_BODY,
     CREATE_INTENT_BODY,
@@ -945,6 +946,7 @@ CHAT_PATHS = {
 COMPONENT_SCHEMAS = {
     "Error": ERROR_SCHEMA,
     **RECEIPT_COMPONENTS,
+    **CITATION_COMPONENTS,
     "CategorizeItemRequest": CATEGORIZE_ITEM_BODY,
     "CategorizeItemResult": CATEGORIZE_ITEM_RESULT,
     # Shapes shared by many answers
@@ -1028,6 +1030,7 @@ def build_openapi(server_url: str = "/") -> dict:
             **TOOL_PATHS,
             **CHAT_PATHS,
             **AGENT_PATHS,
+            **CITATION_PATHS,
             **RECEIPT_PATHS,
             "/api/openapi.json": {"get": _op("openapi", "This document", "OpenApiDocument", auth="none")},
         },

@@ -507,6 +507,49 @@ def _validate_extraction(_actor, args, _token):
     return validate_extraction(args["receipt_data"]).to_dict()
 
 
+# Citation tools (issue 14, seed 004): owner-only reads through services.citations.search -------------------------
+
+
+def _citation_query(args: dict, text_key: str = "query"):
+    from ..services.citations.search import Query
+
+    filters = {key: args[key] for key in ("merchant", "date_from", "date_to", "min_amount", "max_amount", "category")
+               if key in args}  # fmt: skip
+    return Query(text=args.get(text_key), filters=filters, citation_format=args.get("citation_format", "long"),
+                 today=date.today())  # fmt: skip
+
+
+def _search_documents(actor, args, _token):
+    from ..schemas.citations import with_urls
+    from ..services.citations import search
+
+    found = search.search_documents(actor, _citation_query(args), include_citations=args.get("include_citations", True),
+                                    full=args.get("include_full_citations", False), limit=args.get("limit", 20))  # fmt: skip
+    return with_urls(found)
+
+
+def _get_field_provenance(actor, args, _token):
+    from ..schemas.citations import provenance_to_dict
+    from ..services.citations import search
+
+    receipt, field, data = search.field_provenance(actor, args["document_id"], args["field_name"])
+    return provenance_to_dict(receipt, field, data, args.get("citation_format", "long"))
+
+
+def _aggregate_with_citations(actor, args, _token):
+    from ..services.citations import search
+
+    return search.aggregate_with_citations(actor, args["operation"], args.get("field", "total_amount"),
+                                           _citation_query(args))  # fmt: skip
+
+
+CITATION_HANDLERS = {
+    "search_documents": _search_documents,
+    "get_field_provenance": _get_field_provenance,
+    "aggregate_with_citations": _aggregate_with_citations,
+}
+
+
 HANDLERS = {
     "receipts_list": _receipts_list,
     "receipt_get": _receipt_get,
@@ -528,6 +571,7 @@ HANDLERS = {
     "admin_sale_run_automation": _admin_sale_run_automation, "admin_cart_clear_user": _admin_cart_clear_user,
     "admin_review_delete": _admin_review_delete,
     "suggest_outfit": _suggest_outfit,
+    **CITATION_HANDLERS,
 }  # fmt: skip
 
 

@@ -22,11 +22,14 @@ SEED_TOOLS = [
 # The assistant's own tools beyond the seed (insight_shop_assistant_tools.json).
 ASSISTANT_TOOLS = ["suggest_outfit", "search_shop_policies_and_faqs", "orders_list_mine", "admin_dashboard"]
 # Receipt tools (insight_shop_receipt_tools.json).
-RECEIPT_TOOLS = ["categorize_item", "estimate_expiration_date"]
+RECEIPT_TOOLS = ["categorize_item", "estimate_expiration_date", "receipts_list", "receipt_get",
+                 "extract_receipt_metadata", "extract_line_items", "validate_extraction"]  # fmt: skip
+# Citation tools (insight_shop_citation_tools.json, seed 004).
+CITATION_TOOLS = ["search_documents", "get_field_provenance", "aggregate_with_citations"]
 
 
 def test_all_21_seed_tools_are_defined_with_annotations_and_output_schemas():
-    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS]
+    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS, *CITATION_TOOLS]
     for name in SEED_TOOLS:
         definition = get_tool_definition(name)
         assert definition["input_schema"]["additionalProperties"] is False
@@ -48,12 +51,12 @@ def test_input_schemas_keep_the_seeds_and_add_only_optional_properties():
 def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     admin, user, anonymous = (get_tools_for_llm(role) for role in ("admin", "user", "anonymous"))
 
-    assert len(admin) == 27 and {t["name"] for t in admin} >= {
+    assert len(admin) == len(tool_names()) == 35 and {t["name"] for t in admin} >= {
         "admin_review_delete",
         "suggest_outfit",
         "admin_dashboard",
     }
-    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 17
+    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 25
     assert {t["name"] for t in anonymous} == {
         "auth_login",
         "auth_logout",
@@ -67,7 +70,7 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     assert set(user[0]) == {"name", "description", "input_schema"}  # Anthropic's tool format
 
 
-@pytest.mark.parametrize("name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS if n in CASES)])
+@pytest.mark.parametrize("name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)])
 def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     _, _, bad = CASES[name]
 
@@ -78,7 +81,7 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     assert not unknown_ok and "surprise" in unknown_error
 
 
-@pytest.mark.parametrize("name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS if n in CASES)])
+@pytest.mark.parametrize("name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)])
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]
     arguments = STATIC_VALID.get(name, {})

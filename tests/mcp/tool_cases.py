@@ -3,7 +3,9 @@
 from datetime import timedelta
 
 from insightshop.extensions import db
+from insightshop.models.catalog import Product
 from insightshop.models.orders import Order
+from insightshop.models.receipts import Receipt
 from insightshop.services import cart, orders, pricing
 from insightshop.services.actors import Actor
 from tests.factories import make_product, make_user
@@ -37,6 +39,15 @@ def shipped_order():
     order.tracking_number, order.carrier = f"1Z999{order.id}", "UPS"
     db.session.commit()
     return order
+
+
+def own_receipt_id() -> int:
+    """A paid order of the admin (the caller of the tool matrices) adds a receipt of theirs."""
+    from insightshop.services.accounts import find_user_by_email
+    from tests.factories import make_paid_order
+
+    order = make_paid_order(Actor(user=find_user_by_email("boss@example.com")), db.session.get(Product, 1))
+    return db.session.query(Receipt.id).filter_by(order_id=order.id).scalar()
 
 
 def review_id():
@@ -135,7 +146,12 @@ CASES = {
         lambda: {"item_name": "Milk 1L", "purchase_date": pricing.today().isoformat()},
         {"item_name": "Milk 1L", "purchase_date": "10/01/2026"},
     ),
-}
+    "search_documents": ("user", lambda: {"query": "receipts over $10", "citation_format": "short"},
+                         {"citation_format": "mla"}),
+    "get_field_provenance": ("user", lambda: {"document_id": own_receipt_id(), "field_name": "total_amount"},
+                             {"document_id": 2147483648, "field_name": "total_amount"}),
+    "aggregate_with_citations": ("user", lambda: {"operation": "sum", "field": "total_amount"}, {"operation": "median"}),
+}  # fmt: skip
 
 
 def order_count() -> int:
@@ -165,4 +181,7 @@ STATIC_VALID = {
     "search_shop_policies_and_faqs": {"query": "returns"},
     "categorize_item": {"item_name": "MILO"},
     "estimate_expiration_date": {"item_name": "MILO", "purchase_date": "2026-01-10"},
+    "search_documents": {"query": "receipts over $100 in October"},
+    "get_field_provenance": {"document_id": 1, "field_name": "items.1.total_price"},
+    "aggregate_with_citations": {"operation": "avg", "field": "item_total_price"},
 }

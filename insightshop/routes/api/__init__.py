@@ -51,4 +51,4 @@ def json_body() -> dict:
     return body
 
 
-from . import agents, ai, auth, cart, openapi, orders, products, receipts, reviews, tools, wishlist  # noqa: E402,F401  (routes register on the blueprint)
+from . import agents, ai, auth, cart, citations, openapi, orders, products, receipts, reviews, tools, wishlist  # noqa: E402,F401  (routes register on the blueprint)
