@@ -28,6 +28,12 @@ def citations_card(links) -> dict | None:
     return {"type": "citations", "links": kept[:MAX_LINKS]} if kept else None
 
 
+def citations_cards(links) -> list[dict]:
+    """The citations card of an engine's own links, as a list (empty when there are none)."""
+    card = citations_card(links)
+    return [card] if card else []
+
+
 def receipts_list_card(data: dict) -> dict | None:
     """receipts_list: each receipt total's short citation links to its receipt page."""
     receipts = data.get("receipts") if isinstance(data, dict) else None
