@@ -11,7 +11,10 @@ Receipts are loaded through the receipts service as the caller, so only the call
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
+
+from flask import current_app, has_request_context
 
 from ..schemas.cited_values import TOTAL, cited_value
 from ..services.actors import Actor
@@ -73,7 +76,8 @@ class ReceiptDocuments:
         receipt = self._receipt(sent.receipt_id)
         if receipt is None:
             return None
-        cited = cited_value(receipt, _field_name(receipt, cited_blocks))
+        with nullcontext() if has_request_context() else current_app.test_request_context("/"):  # url_for
+            cited = cited_value(receipt, _field_name(receipt, cited_blocks))
         if cited is None:
             return None
         found = citation_links.link(cited["short"], cited["url"])
