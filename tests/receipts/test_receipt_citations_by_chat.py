@@ -7,7 +7,7 @@ from decimal import Decimal
 from insightshop.agent import chat
 from insightshop.extensions import db
 from insightshop.services.actors import Actor
-from tests.factories import csrf_token, make_paid_order, make_product, make_user
+from tests.factories import bearer, csrf_token, make_paid_order, make_product, make_user
 from tests.receipts.citation_helpers import cited_receipt
 
 ASK_TOTAL = "how much did I spend in total on my receipts?"
@@ -106,3 +106,15 @@ def _ask(client, message: str) -> str:
                            headers={"HX-Request": "true"})  # fmt: skip
     assert response.status_code == 200
     return response.get_data(as_text=True)
+
+
+def test_the_api_reply_is_plain_text_with_the_citations(app, client):
+    shopper = make_user()
+    receipt = cited_receipt(shopper)
+
+    turn = client.post("/api/ai/chat", headers=bearer(client), json={"message": ASK_TOTAL}).get_json()
+
+    assert "$45.67 at Whole Foods on 2025-10-03 [receipt-12.jpg, line 9] (unverified, 62% confidence)" in turn["reply"]
+    assert "<a" not in turn["reply"]
+    assert {"type": "citations", "links": [{"text": "[receipt-12.jpg, line 9]",
+                                            "url": f"/receipts/{receipt.id}?field=total_amount"}]} in turn["cards"]  # fmt: skip
