@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+from .citation_links import receipts_list_card
+
 PRODUCT_FIELDS = ("id", "name", "price", "list_price", "on_sale", "image_url", "url", "category", "color", "in_stock")
 MAX_PRODUCTS, MAX_SUGGESTIONS, MAX_CANDIDATES = 8, 4, 6
 CHOICE_ERRORS = ("variant_required", "ambiguous")
@@ -95,6 +97,7 @@ BY_TOOL = {
     "order_track": lambda data: {"type": "tracking", "shipment": data.get("shipment")},
     "admin_orders_list": lambda data: {"type": "orders", "orders": data.get("orders", [])},
     "suggest_outfit": lambda data: {**_products(data), "title": data.get("reason")},
+    "receipts_list": receipts_list_card,
 }
 
 

@@ -14,7 +14,7 @@ from ..services import orders
 from ..services.actors import Actor
 from ..services.errors import Invalid, NotFound
 from ..utils.agent_executor import run_tool
-from . import cards, conversation_context, replies
+from . import cards, citation_links, conversation_context, replies
 from .engines import respond
 from .redaction import redact
 
@@ -102,6 +102,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
             turn_cards.append(cards.confirmation_card(entry["confirmation_id"], entry["tool"], entry["summary"]))
 
     engine, plan = respond(text, context, actor, history, execute, observe=observe, conversation_id=conversation.id)
+    turn_cards[:0] = citation_links.citations_cards(plan.citations)  # first: the model's cited text leads the reply
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())
     reply = _reply(plan, tool_calls, engine.name)
@@ -145,7 +146,11 @@ def confirm(actor: Actor, conversation_id: str, confirmation_id: str, approve: b
         result = run_tool(tool, arguments, actor)  # confirmed: the person approved this very call
         entry = _entry(tool, arguments, result)
         tool_calls.append(entry)
-        card = cards.card_for(tool, result["data"]) if result["ok"] else cards.choice_card(tool, arguments, result["error"])
+        card = (
+            cards.card_for(tool, result["data"])
+            if result["ok"]
+            else cards.choice_card(tool, arguments, result["error"])
+        )
         if card:
             turn_cards.append(card)
         reply = replies.compose(tool_calls)

@@ -19,6 +19,7 @@ from ..services.anthropic_client import anthropic_client, describe_failure
 from . import replies
 from .engines import EngineUnavailable, Plan
 from .prompts import system_prompt, volatile_context
+from .receipt_documents import ReceiptDocuments
 from .redaction import redact
 
 log = logging.getLogger(__name__)
@@ -67,8 +68,8 @@ class ClaudeEngine:
             tools = get_tools_for_llm(role) + [toolset(server) for server in self.mcp_servers]
             if tools:
                 tools[-1] = {**tools[-1], "cache_control": EPHEMERAL}  # caches the whole tool list
-            turn = _Turn(self, system, tools, servers, execute, observe)
-            return Plan(reply=turn.run(messages), context=context)
+            turn = _Turn(self, system, tools, servers, execute, observe, ReceiptDocuments(actor))
+            return Plan(reply=turn.run(messages), context=context, citations=turn.links)
 
     def create(self, system, tools, messages, servers):
         """One Messages API call (beta: context management, and the MCP connector when servers are configured)."""
@@ -86,17 +87,18 @@ class ClaudeEngine:
 class _Turn:
     """The tool loop of one turn: each round's tool calls run through the guard; never a partial tool call."""
 
-    def __init__(self, engine: ClaudeEngine, system, tools, servers, execute, observe):
+    def __init__(self, engine: ClaudeEngine, system, tools, servers, execute, observe, documents: ReceiptDocuments):
         self.engine, self.system, self.tools, self.servers = engine, system, tools, servers
-        self.execute, self.observe = execute, observe
+        self.execute, self.observe, self.documents = execute, observe, documents
         self.entries: list[dict] = []
+        self.links: list[dict] = []  # the reply's citations, mapped onto receipt fields
 
     def run(self, messages: list[dict]) -> str | None:
         carried: list[str] = []  # text of paused responses, continued in the next call
         for _ in range(MAX_ROUNDS):
             response = self.engine.create(self.system, self.tools, messages, self.servers)
             self._remote(response.content)
-            texts = carried + [block.text for block in response.content if block.type == "text"]
+            texts = carried + self._texts(response.content)
             uses = [block for block in response.content if block.type == "tool_use"]
             stop = response.stop_reason
             if stop == "pause_turn":  # a long server-side step: send the response back as is to continue
@@ -108,7 +110,7 @@ class _Turn:
             if stop == "max_tokens":
                 return cut_short(texts, uses)
             if stop != "tool_use" or not uses:
-                return _join(texts) or None
+                return (_join_cited(texts) if self.links else _join(texts)) or None
             messages.append({"role": "assistant", "content": _dump(response.content)})
             messages.append({"role": "user", "content": [self._result(use) for use in uses]})
             carried = []
@@ -124,11 +126,26 @@ class _Turn:
         entry = self.execute(use.name, use.input if isinstance(use.input, dict) else {})
         if entry is not None:
             self.entries.append(entry)
-        return tool_result(use.id, entry)
+        return tool_result(use.id, entry, self.documents.for_entry(entry))
+
+    def _texts(self, content) -> list[str]:
+        """The text blocks; a block citing receipt lines ends with the cited field's short citation (and its
+        trust note), which the panel links to the receipt page."""
+        texts = []
+        for block in (b for b in content if b.type == "text"):
+            found = [self.documents.link(c) for c in block.citations or []]
+            found = list({f["url"]: f for f in found if f}.values())
+            self.links.extend({"text": f["text"], "url": f["url"]} for f in found)
+            marks = "".join(f" {f['text']}{f['note']}" for f in found)
+            body = block.text.rstrip()
+            texts.append(body + marks + block.text[len(body) :] if marks else block.text)
+        return texts
 
 
-def tool_result(use_id: str, entry: dict | None) -> dict:
-    """A tool_result block. Results are data: serialised JSON, never text the model should obey."""
+def tool_result(use_id: str, entry: dict | None, documents: list[dict] | None = None) -> dict:
+    """A tool_result block. Results are data: serialised JSON, never text the model should obey. Receipt tools'
+    results carry the receipts' lines beside the JSON as citable documents (tool_result content accepts document
+    blocks), so a citation points at a line of a receipt the tool returned."""
     if entry is None:
         payload, is_error = {"error": "Stopped: too many failed tool calls in this turn."}, True
     elif entry["outcome"] == "executed":
@@ -138,8 +155,10 @@ def tool_result(use_id: str, entry: dict | None) -> dict:
                              "message": "Not done yet: the shopper sees an Approve button for this."}, False  # fmt: skip
     else:
         payload, is_error = {"ok": False, "error": entry["error"]}, True
-    return {"type": "tool_result", "tool_use_id": use_id, "content": json.dumps(payload, default=str)[:20000],
-            "is_error": is_error}  # fmt: skip
+    content = json.dumps(payload, default=str)[:20000]
+    if documents:
+        content = [{"type": "text", "text": content}, *documents]
+    return {"type": "tool_result", "tool_use_id": use_id, "content": content, "is_error": is_error}
 
 
 def cut_short(texts: list[str], uses: list) -> str:
@@ -299,6 +318,11 @@ def _report_deprecation(model: str) -> None:
 
 def _dump(content) -> list[dict]:
     return [block.model_dump(exclude_none=True) for block in content]
+
+
+def _join_cited(texts: list[str]) -> str:
+    """A cited answer comes in pieces split at its citations: they join as written."""
+    return " ".join("".join(texts).split(" ")).strip()
 
 
 def _join(texts: list[str]) -> str:

@@ -19,6 +19,9 @@ class Plan:
     follow_up: str | None = None
     wants_login_form: bool = False
     context: dict = field(default_factory=dict)
+    citations: list = field(
+        default_factory=list
+    )  # [{"text", "url"}]: cited values the reply links (Claude's citations)
 
 
 class EngineUnavailable(RuntimeError):

@@ -177,19 +177,52 @@ def _my_orders_sentence(found: list[dict]) -> str:
 
 
 def _receipts_sentence(data: dict) -> str:
+    """The spending per currency, then each shown receipt's total quoting its citation and how far to trust it."""
     if not data["total_count"]:
         return "I found no receipts matching that."
     spent = " and ".join(f"{_amount(s['total'], s['currency'])} on {s['receipts']} receipt{'s' if s['receipts'] != 1 else ''}"
                          for s in data["spent"])  # fmt: skip
-    shown = "; ".join(
-        f"{r['merchant_name'] or 'an unread receipt'}"
-        + (f", {r['purchase_date']}" if r["purchase_date"] else "")
-        + (f": {_amount(r['total_amount'], r['currency'])}" if r["total_amount"] else "")
-        for r in data["receipts"][:SHOWN]
-    )
+    shown = data["receipts"][:SHOWN]
     more = f" (and {data['total_count'] - SHOWN} more)" if data["total_count"] > SHOWN else ""
     unread = "" if data["spent"] else " None of them has a total yet."
-    return f"You spent {spent}. " * bool(data["spent"]) + f"Receipts: {shown}{more}.{unread}"
+    listed = "; ".join(_receipt_phrase(r) for r in shown)
+    return f"You spent {spent}. " * bool(data["spent"]) + f"Receipts: {listed}{more}.{unread}{_verified_note(shown)}"
+
+
+def _receipt_phrase(receipt: dict) -> str:
+    """One receipt: "$45.67 at Whole Foods on 2025-10-03 [receipt-12.jpg, line 9] (unverified, 62% confidence)"."""
+    cited = receipt.get("total_citation")
+    merchant = receipt["merchant_name"]
+    if cited and cited.get("method") == "order_record":
+        where = " from your InsightShop order"
+    else:
+        where = f" at {merchant}" if merchant else ""
+    day = f" on {receipt['purchase_date']}" if receipt["purchase_date"] else ""
+    if not receipt["total_amount"]:
+        return f"an unread receipt{where}{day}"
+    text = f"{_amount(receipt['total_amount'], receipt['currency'])}{where}{day}"
+    return f"{text} {cited['short']}{trust_note(cited)}" if cited else text
+
+
+def trust_note(cited: dict) -> str:
+    """The flag " (unverified, 62% confidence)" for a value nobody checked; nothing for verified ones, the shop's own order
+    records and values typed by hand (their citation already says so)."""
+    if cited["verified"] or cited.get("method") in ("order_record", "manual"):
+        return ""
+    if cited.get("confidence") is None:
+        return " (unverified)"
+    return f" (unverified, {cited['confidence']:.0%} confidence)"
+
+
+def _verified_note(receipts: list[dict]) -> str:
+    """Verified totals are said once, not after every value."""
+    cited = [r["total_citation"] for r in receipts if r["total_amount"] and r.get("total_citation")]
+    verified = sum(1 for c in cited if c["verified"])
+    if not verified:
+        return ""
+    if verified == len(cited):
+        return " That total is verified." if verified == 1 else " All of these totals are verified."
+    return f" {verified} of these totals {'is' if verified == 1 else 'are'} verified."
 
 
 def _amount(total: str, currency: str | None) -> str:

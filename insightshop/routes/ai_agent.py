@@ -7,7 +7,7 @@ import contextlib
 from flask import Blueprint, flash, has_request_context, make_response, redirect, request, session, url_for
 from jinja2_fragments.flask import render_blocks
 
-from ..agent import chat, panel
+from ..agent import chat, citation_links, panel
 from ..agent.prompts import AGENT_SYSTEM_PROMPT  # noqa: F401  (re-exported; the prompt lives with the agent)
 from ..forms.shop import AddToCartForm, EmptyForm
 from ..services import cart
@@ -28,6 +28,12 @@ def _conversation_id() -> str | None:
 def chat_panel_state():
     """Whether the panel has a conversation to load when the page loads (no query: only the session is read)."""
     return {"chat_conversation_active": has_request_context() and bool(_conversation_id())}
+
+
+@assistant.app_template_global()
+def cited_segments(text, cards):
+    """The assistant's reply cut at its citation links (built from the turn's citations card, never from text)."""
+    return citation_links.cited_segments(text, cards)
 
 
 @assistant.get("/chat")

@@ -464,6 +464,7 @@ def _estimate_expiration_date(actor, args, _token):
 
 
 def _receipts_list(actor, args, _token):
+    from ..schemas.cited_values import cited_value
     from ..schemas.receipts import filters_from, receipt_to_dict
     from ..services.receipts import library
 
@@ -472,7 +473,9 @@ def _receipts_list(actor, args, _token):
     spent = library.spending(actor, filters)
     summary = ("id", "status", "merchant_name", "purchase_date", "total_amount", "currency", "url")
     return {
-        "receipts": [{key: receipt_to_dict(r, full=False)[key] for key in summary} for r in found.receipts],
+        "receipts": [{key: receipt_to_dict(r, full=False)[key] for key in summary}
+                     | {"total_citation": cited_value(r) if r.total_amount is not None else None}
+                     for r in found.receipts],
         "total_count": found.total, "page": found.page, "pages": found.pages,
         "spent": [{"currency": currency, "total": f"{total:.2f}", "receipts": spent["counts"][currency]}
                   for currency, total in spent["totals"].items()],
