@@ -77,6 +77,7 @@ CARD_FIELDS = {
     "confirmation": ["confirmation_id", "tool", "summary"],
     "error": ["message"],
     "login_form": [],
+    "citations": ["links"],  # each cited value: {"text", "url"} — the receipt page with its source highlighted
 }
 CARD_SCHEMA = {
     "type": "object",
