@@ -48,6 +48,8 @@ bench: $(VENV)/.dev
 	$(PY) bench/search.py
 	$(PY) bench/tools.py
 	$(PY) bench/chat.py
+	$(PY) bench/receipts.py
+	$(PY) bench/ocr.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check insightshop tests bench

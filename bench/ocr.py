@@ -62,7 +62,7 @@ from insightshop.services.receipts.reading.images import MAX_WORKING_PIXELS, dec
 from insightshop.services.receipts.reading.layout import PageText, build_document  # noqa: E402
 from insightshop.services.receipts.reading.ocr import create_engine, recognise  # noqa: E402
 
-IMAGES = Path("/work/shared/receipts/images")
+IMAGES = ROOT.parent / "shared" / "receipts" / "images"  # the team's scans, next to the repo
 MAX_PIXELS = MAX_WORKING_PIXELS
 
 
@@ -194,6 +194,9 @@ def main() -> None:
     parser.add_argument("--long", action="store_true", help="one long receipt made of four scans")
     parser.add_argument("--show", help="print one receipt's lines (image id) and the reference")
     args = parser.parse_args()
+    if not args.images.is_dir():
+        print(f"{args.images} is missing: no scans to measure OCR on; the committed scans are under tests/fixtures")
+        return
     global MAX_PIXELS
     MAX_PIXELS = args.max_pixels
     engine = create_engine(**parse_params(args.param))
