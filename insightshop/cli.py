@@ -134,6 +134,25 @@ def mcp_serve(host: str, port: int) -> None:
     )
 
 
+receipt_commands = AppGroup("receipts", help="Receipts: the reading worker.")
+
+
+@receipt_commands.command("worker")
+@click.option("--burst", is_flag=True, help="Read what is queued, then exit.")
+def receipts_worker(burst: bool) -> None:
+    """Read queued receipts: the RQ worker on REDIS_URL (run one or more beside the app servers)."""
+    from flask import current_app
+
+    from .services.receipts import jobs, processing
+
+    if not current_app.config.get("REDIS_URL"):
+        raise click.ClickException("REDIS_URL is not set: without Redis each app process reads receipts itself")
+    for receipt_id in processing.stale_receipt_ids():  # left behind by a worker that stopped
+        jobs.enqueue_rq(receipt_id)
+    jobs.run_rq_worker(current_app._get_current_object(), burst=burst)
+
+
 def register_cli(app: Flask) -> None:
-    for command in (seed_demo, catalog_empty, create_user, search, sales, order_commands, mcp_commands):
+    for command in (seed_demo, catalog_empty, create_user, search, sales, order_commands, mcp_commands,
+                    receipt_commands):  # fmt: skip
         app.cli.add_command(command)

@@ -31,9 +31,7 @@ def enqueue(receipt_id: int) -> None:
     if mode == "inline":
         run_job(receipt_id)
     elif mode == "rq":
-        rq_queue().enqueue_call(
-            "insightshop.services.receipts.jobs.run_job", args=(receipt_id,), timeout=300, failure_ttl=7 * 86400
-        )
+        enqueue_rq(receipt_id)
     else:
         local_worker(current_app._get_current_object()).submit(receipt_id)
 
@@ -44,6 +42,12 @@ def run_job(receipt_id: int) -> None:
     processing.process_receipt(receipt_id)
 
 
+def enqueue_rq(receipt_id: int) -> None:
+    rq_queue().enqueue_call(
+        "insightshop.services.receipts.jobs.run_job", args=(receipt_id,), timeout=300, failure_ttl=7 * 86400
+    )
+
+
 def rq_queue():
     from redis import Redis
     from rq import Queue
@@ -52,11 +56,13 @@ def rq_queue():
 
 
 def run_rq_worker(app: Flask, *, burst: bool = False) -> None:
-    """The `flask receipts worker` process: jobs run inside this app's context."""
-    from rq import Worker
+    """The `flask receipts worker` process: jobs run inside this app's context, in this process (no fork per
+    job), so the OCR engine loads once and database connections are never shared with a child."""
+    from rq import SimpleWorker
 
     with app.app_context():
-        worker = Worker([rq_queue()], connection=rq_queue().connection)
+        queue = rq_queue()
+        worker = SimpleWorker([queue], connection=queue.connection)
         worker.work(burst=burst, with_scheduler=False)
 
 
