@@ -121,3 +121,14 @@ def test_the_owner_gets_the_file_back_sandboxed_and_can_delete_it(client, receip
     assert served.headers["X-Content-Type-Options"] == "nosniff"
     assert deleted.status_code == 200 and db.session.get(Receipt, receipt_id) is None
     assert_error(client.get(f"/api/receipts/{receipt_id}/file", headers=headers), 404, "not_found")
+
+
+def test_markup_dressed_as_a_photo_is_refused(client, receipts_app):
+    make_user()
+    headers = bearer(client)
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.cookie)"><text>TOTAL 9.00</text></svg>'
+    html = b"<!DOCTYPE html><html><body><script>fetch('/api/auth/me')</script>TOTAL 9.00</body></html>"
+
+    for data, name in ((svg, "receipt.png"), (html, "receipt.png"), (svg, "receipt.svg"), (html, "scan.jpg")):
+        assert_error(_upload(client, headers, data, name), 415, "unsupported_media_type")
+    assert db.session.query(Receipt).count() == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -26,10 +27,15 @@ def storage_dir() -> Path:
     return Path(configured) if configured else Path(current_app.instance_path) / "receipts"
 
 
+# Markup is text too, but a browser would run it: an SVG or HTML "photo" is refused, never stored.
+MARKUP = re.compile(rb"^\s*(?:\xef\xbb\xbf)?\s*<(?:\?xml|!doctype|html|svg|head|body|script|iframe|object|embed)\b"
+                    rb"|<script\b|<svg\b|<iframe\b|\bjavascript:", re.I)
+
+
 def detect_type(data: bytes) -> tuple[str, str] | None:
     """(content type, extension) of the bytes, or None when they are no receipt format the shop reads."""
     kind = sniff_kind(data)
-    if kind == "text" and not _looks_like_text(data[:4096]):
+    if kind == "text" and (not _looks_like_text(data[:4096]) or MARKUP.search(data[:4096])):
         return None
     return STORED_KINDS.get(kind)
 
