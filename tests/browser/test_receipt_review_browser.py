@@ -64,7 +64,7 @@ def test_pointing_at_or_focusing_a_value_lights_its_line(shopper):
 def test_verifying_and_correcting_through_the_page(shopper):
     shopper.locator('[data-field="subtotal"] > summary').click()
     shopper.locator('[data-field="subtotal"]').get_by_role("button", name="Verify").click()
-    expect(shopper.locator('[data-field="subtotal"] .field-row__status')).to_contain_text("Verified by you on")
+    expect(shopper.locator('[data-field="subtotal"] .receipt-field__status')).to_contain_text("Verified by you on")
 
     total = shopper.locator('[data-field="total_amount"]')
     total.locator("summary").click()
@@ -74,7 +74,7 @@ def test_verifying_and_correcting_through_the_page(shopper):
     shopper.locator('[data-field="total_amount"]').get_by_label("Correct the total").fill("15.10")
     shopper.locator('[data-field="total_amount"]').get_by_role("button", name="Save the correction").click()
 
-    expect(shopper.locator('[data-field="total_amount"] .field-row__value')).to_have_text("$15.10")
+    expect(shopper.locator('[data-field="total_amount"] .receipt-field__value')).to_have_text("$15.10")
     expect(shopper.locator('[data-field="total_amount"] .field-history')).to_contain_text("Entered by you")
     db.session.expire_all()
     assert db.session.scalar(db.select(Receipt.total_amount)) == Decimal("15.10")

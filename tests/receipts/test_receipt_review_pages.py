@@ -41,7 +41,7 @@ def test_a_field_in_the_address_is_marked_with_its_line_and_characters(client, r
 
     page = client.get(f"{location}?field=total_amount").get_data(as_text=True)
 
-    row = re.search(r'<details class="field-row[^"]*field--cited[^"]*"[^>]*>', page).group(0)
+    row = re.search(r'<details class="receipt-field[^"]*field--cited[^"]*"[^>]*>', page).group(0)
     assert 'data-field="total_amount"' in row and 'id="cited"' in row and " open" in row
     block = total.source_block_ids[0]
     line = re.search(rf'<div class="receipt-line block--cited" data-block="{block}">.*?</div>', page).group(0)

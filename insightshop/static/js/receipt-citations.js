@@ -49,6 +49,17 @@
     }
   }
 
+  function boxInView(box) {
+    // A long photo scrolls inside its column: bring the value's box into it (the page itself stays put).
+    var column = box.closest(".receipt-document");
+    if (!column || column.scrollHeight <= column.clientHeight) return;
+    var boxRect = box.getBoundingClientRect();
+    var columnRect = column.getBoundingClientRect();
+    if (boxRect.top < columnRect.top || boxRect.bottom > columnRect.bottom) {
+      column.scrollTop += boxRect.top - columnRect.top - column.clientHeight / 3;
+    }
+  }
+
   function light(source) {
     if (source === current) return;
     dim();
@@ -59,7 +70,10 @@
         block.classList.add(LIT.block);
         if (index === 0) { markSpan(block, source.getAttribute("data-cite-span")); keepInView(block); }
       });
-      byData("box", id).forEach(function (box) { box.classList.add(LIT.box); });
+      byData("box", id).forEach(function (box) {
+        box.classList.add(LIT.box);
+        if (index === 0) boxInView(box);
+      });
     });
   }
 
