@@ -30,3 +30,10 @@ class ReceiptFilterForm(FlaskForm):
     max_amount = DecimalField("Max total", places=2, validators=[Optional(), NumberRange(min=0, max=99999999)])
     category = StringField("Category", validators=[Optional(), Length(max=100)])
     status = SelectField("Status", choices=STATUS_CHOICES, validators=[Optional()])
+
+
+class CorrectValueForm(FlaskForm):
+    """A value typed by the owner; the service parses it by the field's kind and says what it expects."""
+
+    value = StringField("Correct value", validators=[Length(max=500)])
+    note = StringField("Note (optional)", validators=[Optional(), Length(max=500)])

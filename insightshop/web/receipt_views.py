@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from flask import url_for
 
 from ..models.receipts import LOW_CONFIDENCE, Receipt
 from ..schemas.receipts import low_confidence_fields
+from ..services.citations.provenance import ITEM_ATTRIBUTES, RECEIPT_FIELDS
 from .filters import money
+from .receipt_sources import Review, image_boxes, make_review, text_view
 
 FIELD_LABELS = (
     ("merchant_name", "Merchant"),
@@ -27,16 +27,8 @@ STATUS_TEXT = {
     "needs_review": "Please check the highlighted values",
     "failed": "Could not be read",
 }
+ITEM_LABELS = (("item_name", "Item"), ("quantity", "Qty"), ("unit_price", "Unit price"), ("total_price", "Total"))
 METHOD_TEXT = {"text": "text file", "pdf_text": "PDF text", "ocr": "photo (OCR)", "order_record": "InsightShop order"}
-
-
-@dataclass(frozen=True)
-class FieldRow:
-    name: str
-    label: str
-    value: str
-    low_confidence: bool
-    confidence: str
 
 
 def _display(receipt: Receipt, name: str) -> str:
@@ -50,21 +42,47 @@ def _display(receipt: Receipt, name: str) -> str:
     return str(value)
 
 
-def receipt_view(receipt: Receipt) -> dict:
+def _item_display(receipt: Receipt, item, attribute: str) -> str:
+    value = getattr(item, attribute)
+    if value is None:
+        return ""
+    if attribute in ("unit_price", "total_price"):
+        return money(value, receipt.currency or "USD")
+    return f"{value.normalize():f}" if attribute == "quantity" else str(value)
+
+
+def _field_rows(receipt: Receipt, context: dict) -> list[Review]:
     low = set(low_confidence_fields(receipt))
     scores = receipt.field_confidence or {}
-    fields = [FieldRow(name, label, _display(receipt, name), name in low,
-                       f"{scores[name]:.0%}" if name in scores else "")
-              for name, label in FIELD_LABELS]  # fmt: skip
-    items = [
-        {"line_number": item.line_number, "name": item.item_name,
-         "quantity": f"{item.quantity.normalize():f}" if item.quantity is not None else "",
-         "unit_price": money(item.unit_price, receipt.currency or "USD") if item.unit_price is not None else "",
-         "total": money(item.total_price, receipt.currency or "USD"),
-         "category": item.category.name if item.category else "Uncategorised",
-         "low_confidence": (item.confidence or 0) < LOW_CONFIDENCE}
-        for item in receipt.items
-    ]  # fmt: skip
+    return [make_review(receipt, name, label, _display(receipt, name),
+                        context | {"kind": RECEIPT_FIELDS[name], "low": name in low, "confidence": scores.get(name)})
+            for name, label in FIELD_LABELS]  # fmt: skip
+
+
+def _item_rows(receipt: Receipt, context: dict) -> list[dict]:
+    rows = []
+    for item in receipt.items:
+        low = (item.confidence or 0) < LOW_CONFIDENCE
+        cells = [make_review(receipt, f"items.{item.line_number}.{attribute}", label,
+                             _item_display(receipt, item, attribute),
+                             context | {"kind": ITEM_ATTRIBUTES[attribute], "low": low,
+                                        "confidence": item.confidence})
+                 for attribute, label in ITEM_LABELS]  # fmt: skip
+        rows.append({"line_number": item.line_number, "cells": cells, "low_confidence": low,
+                     "category": item.category.name if item.category else "Uncategorised"})  # fmt: skip
+    return rows
+
+
+def receipt_view(receipt: Receipt, viewer_id: int | None = None, cited: str | None = None,
+                 errors: dict | None = None, typed: dict | None = None) -> dict:  # fmt: skip
+    """Everything the receipt page prints; `cited` is the field the page points at (?field=), `errors` and `typed`
+    the messages and the text of a refused correction."""
+    context = {"viewer_id": viewer_id, "cited": cited, "errors": errors or {}, "typed": typed or {},
+               "fields": {stored.field_name: stored for stored in receipt.fields}}  # fmt: skip
+    fields = _field_rows(receipt, context)
+    items = _item_rows(receipt, context)
+    reviews = fields + [cell for row in items for cell in row["cells"]]
+    selected = next((review for review in reviews if review.cited), None)
     is_image = receipt.content_type.startswith("image/") and bool(receipt.stored_name)
     return {
         "receipt": receipt,
@@ -73,6 +91,10 @@ def receipt_view(receipt: Receipt) -> dict:
         "method_text": METHOD_TEXT.get(receipt.method or "", ""),
         "fields": fields,
         "item_rows": items,
+        "selected_item": selected if selected and selected.name.startswith("items.") else None,
+        "lines": text_view(receipt, selected),
+        "pages": len({block.page for block in receipt.blocks}),
+        "overlay": image_boxes(receipt, selected) if is_image else None,
         "pending": receipt.is_pending,
         "image_url": url_for("receipts.receipt_file", receipt_id=receipt.id) if is_image else None,
         "file_url": url_for("receipts.receipt_file", receipt_id=receipt.id) if receipt.stored_name else None,

@@ -53,6 +53,7 @@ def test_a_pending_receipt_polls_and_the_fragment_swaps_in_the_result(client, re
     location = _upload(client, receipt_text).location
     first = client.get(location).get_data(as_text=True)
     jobs.local_worker(receipts_app).wait_idle(30)
+    db.session.expire_all()  # the test's app context shares one session with its requests; the worker wrote elsewhere
     client.environ_base["HTTP_HX_REQUEST"] = "true"
     fragment = client.get(location).get_data(as_text=True)
 

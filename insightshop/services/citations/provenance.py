@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from ...extensions import db
 from ...models.base import utcnow
 from ...models.citations import ExtractedField, FieldRevision
 from ...models.receipts import Receipt
@@ -41,6 +42,9 @@ def as_text(value) -> str | None:
 def record_extraction(receipt: Receipt, document: ReceiptDocument, result: ReceiptExtraction) -> None:
     """Replace the receipt's blocks with the document's and record every extracted value with its source."""
     method = extraction_method(result.engine)
+    # The old blocks go first: a flush would insert the new "p1-l1" before deleting the old one (unique per receipt).
+    receipt.blocks.clear()
+    db.session.flush()
     receipt.blocks = blocks_for(document)
     ids = {line.index: block_id(line) for line in document.lines}
     found: dict[str, tuple[ExtractedValue, str]] = {
