@@ -332,6 +332,32 @@ def test_us_and_german_addresses():
     )
 
 
+def test_a_lot_number_is_not_taken_for_the_postcode():
+    assert address(
+        "SPEED MART S/B (519537-X)", "LOT P.T. 33198, BATU 4", "JALAN KAPAR, MUKIM KAPAR", "42100 KLANG, SELANGOR"
+    ) == ("LOT P.T. 33198, BATU 4 JALAN KAPAR, MUKIM KAPAR 42100 KLANG, SELANGOR")
+    assert address("SHELL STATION", "LOT 26151 BANDAR SG LONG,", "43000 KAJANG, SELANGOR") == (
+        "LOT 26151 BANDAR SG LONG, 43000 KAJANG, SELANGOR"
+    )
+
+
+def test_a_branch_line_right_above_the_tax_number_closes_the_address():
+    lines = ("MART S/B (519537-X)", "LOT P.T. 2811, JALAN ANGSA,", "41150 KLANG, SELANGOR", "1558-TMN PUSAT KEPONG")
+    assert address(*lines, "GST ID. NO : 000181747712") == (
+        "LOT P.T. 2811, JALAN ANGSA, 41150 KLANG, SELANGOR 1558-TMN PUSAT KEPONG"
+    )
+    # not when something other than contact details, tax numbers or a title follows, nor another business's name
+    assert address(*lines, "08:53PM", "GST ID. NO : 000181747712").endswith("41150 KLANG, SELANGOR")
+    assert address(*lines[:3], "ESJAY FUEL ENTERPRISE", "TAX INVOICE").endswith("41150 KLANG, SELANGOR")
+    assert address(*lines[:3], "TAXINVOICE", "TEL 03-1234567").endswith("41150 KLANG, SELANGOR")
+
+
+def test_a_postcode_line_ending_in_a_comma_goes_on_with_the_town():
+    assert address("KEDAI", "NO.17, JALAN BESAR,", "39100 BRINCHANG,", "CAMERON HIGHLANDS, PAHANG", "TEL: 05-4912") == (
+        "NO.17, JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG"
+    )
+
+
 def test_a_header_without_an_address_gives_none():
     assert address("INSIGHTSHOP", "Everyday clothing for the whole family", "2 x White Oxford Shirt   58.00") is None
 
