@@ -33,6 +33,7 @@ HOUSE_NUMBER = re.compile(r"^\W*(?:NO\.?\s*)?\d+[A-Z]?(?:\s*[-&,/]\s*\d+[A-Z]?)*
 PHONE = re.compile(r"^\W*[\d\s()+-]{7,}\W*$")
 LOT_NUMBER = re.compile(r"\b(?:LOT|PT|PTD|P\.\s?T\.|NO|UNIT)\s*[.:]?\s*$")  # "LOT 34817", "PT15944": not postcodes
 CONTINUES_UP = re.compile(r"^\s*[&(,\-]|^\s*(?:CO\b|SDN\b|BHD\b)")
+TITLE_TAIL = re.compile(r"\s+(?:RECEIPT|TAX INVOICE|INVOICE|SALES RECEIPT|ORDER CONFIRMATION)\s*$")
 BRACKETED = re.compile(r"\([^)]*\)?|^[^(]*\)")  # a bracketed part, or one left open or closed at the line's edge
 HEADER_LINES = 14
 KEY_VALUE = re.compile(r"^\s*[A-Z][A-Z .]{1,20}\s*:\s*\S")  # "PRESIDENT : KANG", "CASHIER: ANN"
@@ -145,6 +146,8 @@ def _name_span(line: Line) -> tuple[int, int, int] | None:
     text = line.upper
     prefix = PREFIX.match(text)
     start = prefix.end() if prefix else 0
+    title = TITLE_TAIL.search(text)  # "InsightShop Receipt": the shop's name, then the document's title
+    text = text[: title.start()] if title and title.start() > start else text
     end = _legal_end(text, start) or len(_strip_registration(text))
     end = _without_numbered_group(text, start, end)
     while end > start and text[end - 1] in " ,;:-":
