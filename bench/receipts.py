@@ -5,12 +5,18 @@
     .venv/bin/python bench/receipts.py --layout rows            # one visual row per line only
     .venv/bin/python bench/receipts.py --data /path/to/sroie_train --scorer /path/to/score.py
     .venv/bin/python bench/receipts.py --noise 0.03         # with simulated OCR confusions (O/0, S/5, I/1 …)
+    .venv/bin/python bench/receipts.py --only scans            # the 10 scans through OCR only
 
 The split is fixed by a hash of each receipt id (HELD_OUT_SHARE held out). Tune on dev only; --show never prints
 held-out mismatches. Predictions are written in the scorer's format (<id>.json with company, date, address, total)
 under bench/.data/receipts/<layout>/ so score.py can be run on them directly. Fields are compared with score.py's
 own field_equal (imported from --scorer), so the numbers are the scorer's. Also prints the median and p95 time per
 receipt, accuracy above and below confidence 0.7, and item precision/recall on the committed hand-labelled fixture.
+
+The scans (--images, default the team's images/ folder next to the data) go the full path a user's upload takes:
+reading.read_document on the JPEG bytes (decode, RapidOCR, lines) and then the engine, scored against each scan's
+.json answers with the same field_equal; time per scan is wall time for both steps after one warm-up read (the
+model load), median and p95. A summary table puts the text and scan results side by side at the end.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import datetime as dt
 import hashlib
 import importlib.util
 import json
+import os
 import random
 import statistics
 import sys
@@ -34,6 +41,7 @@ from insightshop.services.receipts.document import ReceiptDocument  # noqa: E402
 from insightshop.services.receipts.extraction import extract  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "receipts" / "sroie_train"  # the team's development set, next to the repo
+DEFAULT_IMAGES = ROOT.parent / "shared" / "receipts" / "images"  # the team's 10 scans with their answers
 OUT = ROOT / "bench" / ".data" / "receipts"
 ITEMS_FIXTURE = ROOT / "tests" / "fixtures" / "receipts"
 HELD_OUT_SHARE = 4  # one receipt in four is held out
@@ -77,6 +85,11 @@ def predict(text: str, today: dt.date) -> tuple[dict, dict, float]:
     started = time.perf_counter()
     result = extract(ReceiptDocument.from_lines(text.split("\n")), today=today)
     seconds = time.perf_counter() - started
+    return *as_prediction(result), seconds
+
+
+def as_prediction(result) -> tuple[dict, dict]:
+    """(the extraction in the scorer's format, confidence per field)."""
     values = {
         "company": result.merchant_name,
         "date": result.purchase_date,
@@ -84,7 +97,7 @@ def predict(text: str, today: dt.date) -> tuple[dict, dict, float]:
         "total": result.total_amount,
     }
     prediction = {name: "" if v.value is None else str(v.value) for name, v in values.items()}
-    return prediction, {name: v.confidence for name, v in values.items()}, seconds
+    return prediction, {name: v.confidence for name, v in values.items()}
 
 
 def run_layout(data: Path, layout: str, splits: list[str], scorer, today: dt.date, show: int, noise: float = 0) -> None:
@@ -106,7 +119,33 @@ def run_layout(data: Path, layout: str, splits: list[str], scorer, today: dt.dat
         report(title, rows, show if split == "dev" else 0)
 
 
-def report(title: str, rows: list, show: int) -> None:
+def run_scans(images: Path, scorer, today: dt.date, show: int) -> None:
+    """The scans through the upload path (read_document: decode and OCR; then the engine), scored per field."""
+    from insightshop.services.receipts.reading import read_document
+
+    paths = sorted(p for p in images.glob("*.jpg") if p.with_suffix(".json").exists())
+    if not paths:
+        print(f"\n{images} has no scans with answers (<id>.jpg and <id>.json): skipping the OCR run")
+        return
+    started = time.perf_counter()
+    read_document(paths[0].read_bytes(), "image/jpeg")  # warm-up: loads the OCR models once
+    print(f"\n(OCR warm-up, models loaded: {time.perf_counter() - started:.1f} s)")
+    rows, cpu = [], []
+    for path in paths:
+        started, cpu_started = time.perf_counter(), time.process_time()
+        result = extract(read_document(path.read_bytes(), "image/jpeg", path.name), today=today)
+        seconds = time.perf_counter() - started
+        cpu.append(time.process_time() - cpu_started)
+        prediction, confidence = as_prediction(result)
+        truth = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        correct = {f: scorer.field_equal(f, prediction[f], truth.get(f, "")) for f in FIELDS}
+        rows.append((path.stem, prediction, truth, correct, confidence, seconds))
+    report(f"scans through OCR ({images})", rows, show, unit="s")
+    load = os.getloadavg()[0]
+    print(f"  CPU time per scan (all threads): median {statistics.median(cpu):.2f} s; load average {load:.1f}")
+
+
+def report(title: str, rows: list, show: int, unit: str = "ms") -> None:
     n = len(rows)
     print(f"\n== {title}: {n} receipts")
     for field in FIELDS:
@@ -114,12 +153,29 @@ def report(title: str, rows: list, show: int) -> None:
         print(f"  {field:<8} {100 * right / n:6.2f}%   {_calibration(rows, field)}")
     print(f"  overall  {100 * sum(sum(r[3].values()) for r in rows) / (n * len(FIELDS)):6.2f}%")
     print(f"  all four {100 * sum(all(r[3].values()) for r in rows) / n:6.2f}%")
-    times = sorted(r[5] * 1000 for r in rows)
-    print(f"  time per receipt: median {statistics.median(times):.1f} ms, p95 {times[int(0.95 * (n - 1))]:.1f} ms")
+    scale, digits = (1000, 1) if unit == "ms" else (1, 2)
+    times = sorted(r[5] * scale for r in rows)
+    median, p95 = statistics.median(times), times[int(0.95 * (n - 1))]
+    print(f"  time per receipt: median {median:.{digits}f} {unit}, p95 {p95:.{digits}f} {unit}")
+    SUMMARY.append((title, {f: 100 * sum(r[3][f] for r in rows) / n for f in FIELDS}, f"{median:.{digits}f} {unit}"))
     for field in FIELDS if show else ():
         wrong = [r for r in rows if not r[3][field]][:show]
         for receipt_id, prediction, truth, *_ in wrong:
             print(f"    [{field}] {receipt_id}: pred={prediction[field]!r} gt={truth.get(field)!r}")
+
+
+SUMMARY: list[tuple[str, dict[str, float], str]] = []  # (title, accuracy per field, median time) of each run
+
+
+def print_summary() -> None:
+    if not SUMMARY:
+        return
+    print(f"\n== summary (exact match as score.py; overall = mean of the four)\n  {'run':<40}", end="")
+    print("".join(f"{f:>9}" for f in (*FIELDS, "overall")) + "  median time")
+    for title, accuracy, median in SUMMARY:
+        overall = sum(accuracy.values()) / len(FIELDS)
+        cells = "".join(f"{accuracy[f]:8.1f}%" for f in FIELDS) + f"{overall:8.1f}%"
+        print(f"  {title[:40]:<40}{cells}  {median}")
 
 
 def _calibration(rows: list, field: str) -> str:
@@ -194,7 +250,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--split", choices=["dev", "held-out", "both"], default="both")
     parser.add_argument("--show", type=int, default=0, help="print up to N dev mismatches per field")
     parser.add_argument("--today", type=dt.date.fromisoformat, default=dt.date.today())
-    parser.add_argument("--only", choices=["fields", "items"], default=None, help="run only the SROIE fields or items")
+    parser.add_argument("--images", type=Path, default=DEFAULT_IMAGES, help="scans (<id>.jpg with <id>.json)")
+    parser.add_argument(
+        "--only", choices=["fields", "items", "scans"], default=None, help="run only the SROIE text, items or scans"
+    )
     parser.add_argument("--noise", type=float, default=0, help="simulate OCR confusions at this rate per character")
     args = parser.parse_args(argv)
     if args.only != "items" and not args.data.is_dir():
@@ -202,10 +261,16 @@ def main(argv: list[str] | None = None) -> None:
         args.only = "items"
     scorer = load_scorer(args.scorer or args.data.parent / "score.py") if args.only != "items" else None
     splits = ["dev", "held-out"] if args.split == "both" else [args.split]
-    for layout in (LAYOUTS if args.layout == "both" else [args.layout]) if args.only != "items" else []:
+    for layout in (LAYOUTS if args.layout == "both" else [args.layout]) if args.only in (None, "fields") else []:
         run_layout(args.data, layout, splits, scorer, args.today, args.show, args.noise)
-    if args.only != "fields":
+    if args.only in (None, "scans"):
+        if args.images.is_dir():
+            run_scans(args.images, scorer, args.today, args.show)
+        else:
+            print(f"\n{args.images} is missing: no scans to run through OCR on this machine")
+    if args.only in (None, "items"):
         report_items(splits)
+    print_summary()
 
 
 if __name__ == "__main__":

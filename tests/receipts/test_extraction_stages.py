@@ -212,6 +212,13 @@ def test_the_total_is_the_labelled_amount_that_cash_minus_change_confirms():
     assert fields.total.confidence >= 0.9
 
 
+def test_a_subtotal_above_the_total_counts_when_a_discount_explains_it():
+    fields = money("Subtotal $172.50", "Sale discount −$30.00", "Shipping Free", "Tax $11.40", "Total (USD) $153.90")
+    assert fields.subtotal.item.amount.value == Decimal("172.50")
+    assert fields.total.item.amount.value == Decimal("153.90") and fields.total.confidence > 0.85  # it adds up
+    assert money("SUBTOTAL 172.50", "TOTAL 153.90").subtotal is None  # nothing explains a larger subtotal
+
+
 def test_the_total_after_a_rounding_line_wins():
     fields = money("TOTAL AMT 60.31", "ROUNDING ADJ -0.01", "TOTAL 60.30")
     assert fields.total.item.amount.value == Decimal("60.30")
@@ -286,6 +293,12 @@ def test_a_name_broken_over_lines_is_joined(lines, name):
     assert merchant(*lines) == name
 
 
+def test_a_document_title_after_the_name_is_not_part_of_it():
+    assert merchant("InsightShop Receipt", "Everyday clothing") == "InsightShop"
+    assert merchant("ACME TRADING TAX INVOICE", "NO 1 JALAN BESAR") == "ACME TRADING"
+    assert merchant("RECEIPT", "CORNER MARKET") == "CORNER MARKET"
+
+
 def test_a_web_address_is_not_the_merchant():
     assert merchant("INSIGHTSHOP", "Everyday clothing", "shop.insightshop.example") == "INSIGHTSHOP"
 
@@ -332,6 +345,32 @@ def test_us_and_german_addresses():
     )
 
 
+def test_a_lot_number_is_not_taken_for_the_postcode():
+    assert address(
+        "SPEED MART S/B (519537-X)", "LOT P.T. 33198, BATU 4", "JALAN KAPAR, MUKIM KAPAR", "42100 KLANG, SELANGOR"
+    ) == ("LOT P.T. 33198, BATU 4 JALAN KAPAR, MUKIM KAPAR 42100 KLANG, SELANGOR")
+    assert address("SHELL STATION", "LOT 26151 BANDAR SG LONG,", "43000 KAJANG, SELANGOR") == (
+        "LOT 26151 BANDAR SG LONG, 43000 KAJANG, SELANGOR"
+    )
+
+
+def test_a_branch_line_right_above_the_tax_number_closes_the_address():
+    lines = ("MART S/B (519537-X)", "LOT P.T. 2811, JALAN ANGSA,", "41150 KLANG, SELANGOR", "1558-TMN PUSAT KEPONG")
+    assert address(*lines, "GST ID. NO : 000181747712") == (
+        "LOT P.T. 2811, JALAN ANGSA, 41150 KLANG, SELANGOR 1558-TMN PUSAT KEPONG"
+    )
+    # not when something other than contact details, tax numbers or a title follows, nor another business's name
+    assert address(*lines, "08:53PM", "GST ID. NO : 000181747712").endswith("41150 KLANG, SELANGOR")
+    assert address(*lines[:3], "ESJAY FUEL ENTERPRISE", "TAX INVOICE").endswith("41150 KLANG, SELANGOR")
+    assert address(*lines[:3], "TAXINVOICE", "TEL 03-1234567").endswith("41150 KLANG, SELANGOR")
+
+
+def test_a_postcode_line_ending_in_a_comma_goes_on_with_the_town():
+    assert address("KEDAI", "NO.17, JALAN BESAR,", "39100 BRINCHANG,", "CAMERON HIGHLANDS, PAHANG", "TEL: 05-4912") == (
+        "NO.17, JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG"
+    )
+
+
 def test_a_header_without_an_address_gives_none():
     assert address("INSIGHTSHOP", "Everyday clothing for the whole family", "2 x White Oxford Shirt   58.00") is None
 
@@ -346,6 +385,30 @@ def items(*texts: str) -> list[tuple]:
 def test_name_quantity_price_and_total_on_one_line():
     assert items("SHOP", "DESCRIPTION QTY PRICE AMOUNT", "PLASTIC 2 15.50 31.00", "TOTAL : 31.00") == [
         ("PLASTIC", Decimal(2), Decimal("15.50"), Decimal("31.00"))
+    ]
+
+
+def test_an_invoice_table_below_a_summary_band_with_sku_and_was_sub_lines():
+    assert items(
+        "Shop Receipt",
+        "AMOUNT PAID ORDER DATE",
+        "$153.90 24 Nov 2026",
+        "ITEM QTY UNIT PRICE AMOUNT",
+        "Wool Overcoat 1 $90.00 $90.00",
+        "White / M · SKU IS000001-WHT-M was $120.00",
+        "Cotton Tee 2 $20.00 $40.00",
+        "Navy blue / S · SKU IS000002-NAV-S",
+        "Subtotal $130.00",
+        "Total $130.00",
+    ) == [
+        ("Wool Overcoat", Decimal(1), Decimal("90.00"), Decimal("90.00")),
+        ("Cotton Tee", Decimal(2), Decimal("20.00"), Decimal("40.00")),
+    ]
+
+
+def test_a_count_line_is_not_a_column_heading():
+    assert items("SHOP", "TEA 1 X 3.90 3.90", "ITEM(S) : 1 QTY(S) : 1", "TOTAL RM 3.90") == [
+        ("TEA", Decimal(1), Decimal("3.90"), Decimal("3.90"))
     ]
 
 

@@ -44,6 +44,9 @@ DECOR = re.compile(r"^\W*[*=#~-]{2,}")  # "*** RETAIL/TAKEAWAY ***", "==== MEMBE
 LONG_CODE = re.compile(r"\d{6,}")
 MIN_NAME_LETTERS = 3
 MAX_NAME_LINES = 3
+# A sub-line describing the item above (an e-commerce invoice's "Navy blue / S · SKU IS000002-NAV-S", "was $120.00"
+# under a sale price): an attribute of that item, never an item or part of its name.
+ATTRIBUTE = re.compile(r"\b(?:SKU|UPC|EAN|ART(?:ICLE)?\s*(?:NO|#)|ITEM\s*(?:NO|#))\b|\bWAS\s*[$€£]?\s?\d")
 STOP_KINDS = frozenset({"subtotal", "total", "total_final", "tax", "rounding", "cash", "change", "summary", "count"})
 
 
@@ -98,8 +101,23 @@ def item_region(located: Located) -> tuple[int, int]:
     headings = [i for i in range(min(end, first_money)) if _is_heading(located.lines[i].upper)]
     if headings:
         return headings[-1] + 1, end
+    below = _heading_below(located, first_money)
+    if below is not None:  # an invoice's summary band ("AMOUNT PAID $153.90") printed above its item table
+        return below + 1, _totals_start(located, below + 1)
     meta = [i for i in range(first_money) if _is_meta(located, i)]
     return (meta[-1] + 1 if meta else max(0, first_money - 1)), end
+
+
+def _heading_below(located: Located, first_money: int) -> int | None:
+    """A column-heading line ("ITEM QTY UNIT PRICE AMOUNT") below the first amount and above every subtotal or
+    total, with amounts below it."""
+    totals = [i.amount.line for i in located.labelled if i.kind in ("subtotal", *vocabulary.TOTAL_KINDS)]
+    for index in range(first_money, min(totals, default=len(located.lines))):
+        text = located.lines[index].upper
+        words_only = not any(c.isdigit() for c in text)  # "ITEM(S) : 1 QTY(S) : 1" is a count, not headings
+        if words_only and len(ITEM_HEADER.findall(text)) >= 2 and _is_heading(text) and _has_money(located, index + 1):
+            return index
+    return None
 
 
 def _totals_start(located: Located, first_money: int) -> int:
@@ -180,6 +198,8 @@ def _with_net_total(located: Located, index: int, rows: list[Row]) -> list[Row]:
 def _skipped(located: Located, index: int) -> bool:
     text = located.lines[index].upper
     if not text.strip() or NOT_ITEM.search(text) or _is_heading(text) or DECOR.match(text):
+        return True
+    if ATTRIBUTE.search(text) and "@" not in text:  # "White / M @ 29.00 (was 35.00)" still gives the unit price
         return True
     return any(amount.value < 0 for amount in located.amounts[index])
 

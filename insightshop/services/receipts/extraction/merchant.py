@@ -31,7 +31,9 @@ STOP = re.compile("|".join(vocabulary.ADDRESS_STOP))
 ITEM_HEADER = re.compile("|".join(vocabulary.ITEM_HEADERS))
 HOUSE_NUMBER = re.compile(r"^\W*(?:NO\.?\s*)?\d+[A-Z]?(?:\s*[-&,/]\s*\d+[A-Z]?)*\s*[,.]?\s+[A-Z]")
 PHONE = re.compile(r"^\W*[\d\s()+-]{7,}\W*$")
+LOT_NUMBER = re.compile(r"\b(?:LOT|PT|PTD|P\.\s?T\.|NO|UNIT)\s*[.:]?\s*$")  # "LOT 34817", "PT15944": not postcodes
 CONTINUES_UP = re.compile(r"^\s*[&(,\-]|^\s*(?:CO\b|SDN\b|BHD\b)")
+TITLE_TAIL = re.compile(r"\s+(?:RECEIPT|TAX INVOICE|INVOICE|SALES RECEIPT|ORDER CONFIRMATION)\s*$")
 BRACKETED = re.compile(r"\([^)]*\)?|^[^(]*\)")  # a bracketed part, or one left open or closed at the line's edge
 HEADER_LINES = 14
 KEY_VALUE = re.compile(r"^\s*[A-Z][A-Z .]{1,20}\s*:\s*\S")  # "PRESIDENT : KANG", "CASHIER: ANN"
@@ -144,6 +146,8 @@ def _name_span(line: Line) -> tuple[int, int, int] | None:
     text = line.upper
     prefix = PREFIX.match(text)
     start = prefix.end() if prefix else 0
+    title = TITLE_TAIL.search(text)  # "InsightShop Receipt": the shop's name, then the document's title
+    text = text[: title.start()] if title and title.start() > start else text
     end = _legal_end(text, start) or len(_strip_registration(text))
     end = _without_numbered_group(text, start, end)
     while end > start and text[end - 1] in " ,;:-":
@@ -228,7 +232,30 @@ def _address_spans(lines: tuple[Line, ...], first: int, excluded: set[int]) -> l
         if postcode_line is not None or len(part) < len(line.upper):
             break  # one line at most after the postcode; nothing after contact details
         postcode_line = line if has_postcode(part) else None
-    return spans
+    closing = _closing_line(lines, spans, excluded) if postcode_line is not None or len(spans) > 1 else None
+    return [*spans, closing] if closing and any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans) else spans
+
+
+def _closing_line(lines: tuple[Line, ...], spans: list, excluded: set[int]) -> tuple[int, int, int] | None:
+    """The branch or outlet line that closes an address block ("1320-TMN BATU", "(MR DIY TESCO TERBAU)",
+    "KL FESTIVAL CITY MALL"): right after the postcode and state, and itself right above contact details, tax
+    numbers or a document title."""
+    index = spans[-1][0] + 1
+    if index + 1 >= len(lines) or index in excluded or not _ends_block(lines[index + 1]):
+        return None
+    line = lines[index]
+    part = _part(line).strip()
+    plain = len(part) == len(line.upper.strip()) and not PHONE.match(part) and not REGISTRATION_ONLY.match(part)
+    letters = sum(c.isalpha() for c in part)
+    company = (LEGAL.search(part) or BUSINESS.search(part)) and not STREET.search(part)  # the next business's name
+    if not plain or letters < 3 or company or NOT_MERCHANT.search(part) or sum(c.isdigit() for c in part) > 5:
+        return None
+    return _trimmed(line, 0, len(line.text))
+
+
+def _ends_block(line: Line) -> bool:
+    """Contact details, a tax or registration number or a title start the line: the address block is over."""
+    return not _part(line).strip(" -*=:") or bool(PHONE.match(line.upper) or REGISTRATION_ONLY.match(line.upper))
 
 
 def _address_continues(line: Line, postcode_line: Line | None, excluded: set[int]) -> bool:
@@ -238,7 +265,9 @@ def _address_continues(line: Line, postcode_line: Line | None, excluded: set[int
         return False
     if postcode_line is not None:
         # After the postcode only a state or country, or the town when the postcode ended the line above.
-        return bool(ADDRESS_TAIL.match(part)) or bool(POSTCODE_AT_END.search(_part(postcode_line)) and _town(part))
+        # ("39100 BRINCHANG," / "CAMERON HIGHLANDS, PAHANG": a postcode line ending in a comma goes on too)
+        ends_open = POSTCODE_AT_END.search(_part(postcode_line)) or _part(postcode_line).rstrip().endswith(",")
+        return bool(ADDRESS_TAIL.match(part)) or bool(ends_open and _town(part))
     return _address_like(line) or (sum(c.isalpha() for c in part) >= 3 and not NOT_MERCHANT.search(part))
 
 
@@ -247,7 +276,7 @@ def has_postcode(text: str) -> bool:
     ("11665 Carmel Mountain Rd")."""
     for match in POSTCODE.finditer(text):
         house = not text[: match.start()].strip() and STREET.search(text[match.end() :])
-        if not house:
+        if not house and not LOT_NUMBER.search(text[: match.start()]):
             return True
     return False
 

@@ -58,9 +58,12 @@ def normalise_line(index: int, text: str, lexicon: frozenset[str]) -> Line:
     return Line(index=index, text=text, upper=upper, key=key, num=digits_in_numbers(upper), words=words)
 
 
+DASHES = str.maketrans("\u2212\u2013", "--")  # a minus sign or an en dash before an amount is a minus: "−$30.00"
+
+
 def upper_same_length(text: str) -> str:
     """Upper case without changing the length (ß stays ß rather than becoming SS)."""
-    return "".join(c if len(c.upper()) != 1 else c.upper() for c in text)
+    return "".join(c if len(c.upper()) != 1 else c.upper() for c in text).translate(DASHES)
 
 
 def letters_in_words(upper: str) -> str:

@@ -43,7 +43,7 @@ def money_fields(located: Located) -> MoneyFields:
     """Total, subtotal, tax and currency of a located receipt."""
     main = [item for item in located.labelled if not item.in_summary]
     total = choose_total(main) or choose_total(list(located.labelled))
-    subtotal = _first_of_kind(main, "subtotal", total)
+    subtotal = _first_of_kind(main, "subtotal", total, _discounts(main))
     tax = _first_of_kind(main, "tax", total)
     if total and _adds_up(total, subtotal, tax, main):
         total = Chosen(total.item, min(0.99, total.confidence + 0.05))
@@ -139,10 +139,17 @@ def _largest_unlabelled(main: list[Labelled], paid: Decimal | None) -> Chosen | 
     return Chosen(max(pool, key=lambda item: item.amount.value), 0.4)
 
 
-def _first_of_kind(main: list[Labelled], kind: str, total: Chosen | None) -> Chosen | None:
-    """The first amount labelled `kind` (not above the total); of several on its line, the smallest ("GST 6% 37.50
-    2.25" prints the base before the tax)."""
-    limit = total.item.amount.value if total else None
+def _discounts(main: list[Labelled]) -> Decimal:
+    """The discounts printed on the receipt, as a positive sum ("Sale discount −$30.00", "DISCOUNT 5.00")."""
+    return sum((abs(i.amount.value) for i in main if i.kind == "discount"), Decimal(0))
+
+
+def _first_of_kind(
+    main: list[Labelled], kind: str, total: Chosen | None, allowance: Decimal = Decimal(0)
+) -> Chosen | None:
+    """The first amount labelled `kind` (not above the total, plus any discounts for a subtotal); of several on its
+    line, the smallest ("GST 6% 37.50 2.25" prints the base before the tax)."""
+    limit = total.item.amount.value + allowance if total else None
     fitting = [i for i in main if i.kind == kind and i.amount.value >= 0 and (limit is None or i.amount.value <= limit)]
     if not fitting:
         return None
@@ -155,7 +162,7 @@ def _adds_up(total: Chosen, subtotal: Chosen | None, tax: Chosen | None, main: l
     if subtotal is None:
         return False
     extra = sum((i.amount.value for i in main if i.kind in ("rounding", "service")), Decimal(0))
-    parts = subtotal.item.amount.value + (tax.item.amount.value if tax else 0) + extra
+    parts = subtotal.item.amount.value - _discounts(main) + (tax.item.amount.value if tax else 0) + extra
     return abs(parts - total.item.amount.value) <= CENT or subtotal.item.amount.value == total.item.amount.value
 
 

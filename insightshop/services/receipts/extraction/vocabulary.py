@@ -195,7 +195,7 @@ BUSINESS_WORDS = (
 )
 # Lines at the top that are not the merchant.
 NOT_MERCHANT = (
-    r"\bTAX INVOICE\b", r"\bINVOICE\b", r"\bRECEIPT\b", r"\bWELCOME\b", r"\bTHANK", r"\bCASH ?BILL\b",
+    r"\bTAX INVOICE\b", r"\bINVOICE\b", r"TAX\s*INVOICE", r"\bRECEIPT\b", r"\bWELCOME\b", r"\bTHANK", r"\bCASH ?BILL\b",
     r"\bCASH SALES?\b", r"\bGST\b", r"\bTEL\b", r"\bFAX\b", r"\bPHONE\b", r"\bORDER\b", r"\bTABLE\b", r"\bCASHIER\b",
     r"\bCOPY\b", r"\bDUPLICATE\b", r"\bREPRINT\b", r"\bCUSTOMER\b", r"\bMEMBER\b", r"\bWWW\.", r"@", r"\bHTTP",
     r"\bCREDIT NOTE\b", r"\bOFFICIAL\b", r"\bSTATEMENT\b", r"\bCHECK\b", r"\bDATE\b", r"\bCO\.?\s*(?:REG|NO)\b",
