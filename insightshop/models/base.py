@@ -25,9 +25,10 @@ class UTCDateTime(TypeDecorator):
         return value.astimezone(UTC) if value is not None else None
 
     def process_result_value(self, value, dialect):
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
+        if value is None:
+            return None
+        # PostgreSQL's driver returns its own fixed-offset zone: normalise to datetime.UTC, as values are written.
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 Money = Numeric(10, 2, asdecimal=True)
