@@ -1,5 +1,7 @@
 # InsightShop — the README's commands.
-#   make run    set up .venv, upgrade the database, seed an empty catalog, serve on http://127.0.0.1:$PORT
+#   make run    set up .venv, upgrade the database, seed an empty catalog, serve with gunicorn on
+#               http://127.0.0.1:$PORT (the shop and MCP at /mcp; production settings, see deploy/serve)
+#   make dev    the same database, Flask's development server with the reloader and the debugger
 #   make test   install test dependencies (and Chromium for the browser test), run every test
 #               on SQLite and on PostgreSQL (TEST_DATABASE_URL)
 SHELL := /bin/bash
@@ -11,7 +13,7 @@ PORT ?= 5000
 TEST_DATABASE_URL ?= postgresql+psycopg://root@127.0.0.1:5432/test
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve db test test-sqlite test-postgres browser-deps bench lint clean
+.PHONY: run dev serve db test test-sqlite test-postgres browser-deps bench lint clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,7 +30,10 @@ db: $(VENV)/.runtime
 	if $(FLASK) catalog-empty; then $(FLASK) seed-demo; fi
 
 run: db
-	PORT=$(PORT) $(PY) run.py
+	PORT=$(PORT) deploy/serve
+
+dev: db
+	APP_ENV=development FLASK_DEBUG=1 $(FLASK) run --host 127.0.0.1 --port $(PORT)
 
 browser-deps:
 	@if [ ! -x $(CHROMIUM) ]; then \

@@ -16,6 +16,11 @@ def create_app(config: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(load_config(app.instance_path, config))
     app.json.sort_keys = False  # keep the documented field order in API responses
+    if app.config["TRUSTED_PROXY_HOPS"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = app.config["TRUSTED_PROXY_HOPS"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     from . import models  # noqa: F401  (registers the mappers)
     from .services import search_index

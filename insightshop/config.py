@@ -30,6 +30,7 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "PORT": int(os.environ.get("PORT", "5000")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Secure cookies wherever the shop is served over https (set below from PUBLIC_BASE_URL's scheme).
         "SESSION_COOKIE_SECURE": production,
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_SAMESITE": "Lax",
@@ -73,7 +74,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
-        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
+        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS")
+        or None,  # JSON [{name, url, credential?: "caller"}]
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
         # Receipts: days taken off every shelf-life estimate (0 or negative), and the category agent's limits
         # (each call may go to Claude).
@@ -89,6 +91,9 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # Every link in mail is built from this, never from the request's Host header.
         "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL") or None,
         "TRUSTED_HOSTS": _split(os.environ.get("TRUSTED_HOSTS")),
+        # Proxies in front of the app (nginx: 1) whose X-Forwarded-For/-Proto are believed; 0 = none.
+        "TRUSTED_PROXY_HOPS": int(os.environ.get("TRUSTED_PROXY_HOPS", "0")),
+        "DEBUG": _flag(os.environ.get("FLASK_DEBUG")),
     }
     config.update(overrides)
     config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
@@ -97,13 +102,25 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     if "SECRET_KEY" not in config:
         config["SECRET_KEY"] = _secret_key(instance_path, production)
     _public_base_url(config, production)
+    if production:
+        _refuse_unsafe_production(config)
     config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])
-    if production and not config["STRIPE_SECRET_KEY"] and not config["ALLOW_OFFLINE_PAYMENTS"]:
+    return config
+
+
+def _refuse_unsafe_production(config: dict) -> None:
+    """Production never runs the debugger, nor takes orders with test cards unless a demo asks for it."""
+    if config.get("DEBUG"):
+        raise ConfigError("Debug mode is refused in production (unset FLASK_DEBUG); use `make dev` to develop")
+    if not config["STRIPE_SECRET_KEY"] and not config["ALLOW_OFFLINE_PAYMENTS"]:
         raise ConfigError(
             "STRIPE_SECRET_KEY must be set in production: without it the offline test provider would mark orders "
             "paid with test cards. Set ALLOW_OFFLINE_PAYMENTS=1 only for a demo shop that takes no real orders."
         )
-    return config
+    # A shop served over plain http (a demo on loopback) cannot keep Secure cookies; https always does.
+    secure = config["PUBLIC_BASE_URL"].startswith("https://")
+    config["SESSION_COOKIE_SECURE"] = config["SESSION_COOKIE_SECURE"] and secure
+    config["REMEMBER_COOKIE_SECURE"] = config["REMEMBER_COOKIE_SECURE"] and secure
 
 
 def _split(value: str | None) -> list[str] | None:

@@ -71,3 +71,51 @@ def test_create_app_reads_configuration_at_creation_time(monkeypatch, tmp_path):
     monkeypatch.setenv("PORT", "6123")
     app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a.db"})
     assert app.config["PORT"] == 6123
+
+
+def _production_env(monkeypatch, **extra):
+    monkeypatch.setenv("APP_ENV", "production")
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
+    monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_configured")
+    for name, value in extra.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_production_refuses_the_debugger(monkeypatch, tmp_path):
+    _production_env(monkeypatch, FLASK_DEBUG="1")
+
+    with pytest.raises(ConfigError, match="Debug mode is refused"):
+        load_config(str(tmp_path))
+
+
+def test_production_refuses_the_offline_payment_provider_unless_asked_for(monkeypatch, tmp_path):
+    _production_env(monkeypatch)
+    monkeypatch.delenv("STRIPE_SECRET_KEY")
+
+    with pytest.raises(ConfigError, match="ALLOW_OFFLINE_PAYMENTS"):
+        load_config(str(tmp_path))
+    monkeypatch.setenv("ALLOW_OFFLINE_PAYMENTS", "1")
+    assert load_config(str(tmp_path))["ALLOW_OFFLINE_PAYMENTS"] is True
+
+
+def test_a_demo_served_over_plain_http_keeps_cookies_that_http_can_carry(monkeypatch, tmp_path):
+    _production_env(monkeypatch, PUBLIC_BASE_URL="http://127.0.0.1:5000")
+
+    config = load_config(str(tmp_path))
+
+    assert config["SESSION_COOKIE_SECURE"] is False and config["REMEMBER_COOKIE_SECURE"] is False
+    assert config["SESSION_COOKIE_HTTPONLY"] is True
+
+
+def test_behind_a_proxy_the_forwarded_client_address_is_believed_only_when_configured(monkeypatch, tmp_path):
+    from flask import request
+
+    for hops, expected in ((0, "127.0.0.1"), (1, "203.0.113.9")):
+        app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x", "TRUSTED_PROXY_HOPS": hops,
+                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.db"})  # fmt: skip
+        app.add_url_rule("/whoami", "whoami", lambda: request.remote_addr)
+
+        answer = app.test_client().get("/whoami", headers={"X-Forwarded-For": "203.0.113.9"})
+
+        assert answer.text == expected

@@ -1,0 +1,130 @@
+"""Real servers for the tests that need them: gunicorn serving the shop exactly as `make run` does (the production
+settings of deploy/serve), and a throwaway PostgreSQL database per test module.
+
+    with throwaway_postgres() as url:            # a fresh database, migrated, dropped afterwards
+        with AppServer(database_url=url, redis_url=...) as server:
+            requests.get(server.url + "/healthz")
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+POSTGRES_ADMIN_URL = "postgresql://root@127.0.0.1:5432/postgres"
+TEST_SECRET = "live-server-test-secret-" + "x" * 24
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def flask_command(database_url: str, *args: str, env: dict | None = None, check: bool = True):
+    """`flask --app insightshop ARGS` against DATABASE_URL (development settings: for setting data up)."""
+    inherited = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "TEST_DATABASE_URL")}
+    environment = {**inherited, "DATABASE_URL": database_url, "APP_ENV": "development", "SECRET_KEY": TEST_SECRET,
+                   **(env or {})}  # fmt: skip
+    return subprocess.run([str(VENV_BIN / "flask"), "--app", "insightshop", *args], cwd=ROOT, env=environment,
+                          capture_output=True, text=True, check=check, timeout=300)  # fmt: skip
+
+
+@contextmanager
+def throwaway_postgres(*, migrate: bool = True, seed_demo: bool = False):
+    """A new PostgreSQL database on the machine's server (never the suite's `test` database), dropped after."""
+    import psycopg
+
+    name = f"live_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = f"postgresql+psycopg://root@127.0.0.1:5432/{name}"
+    try:
+        if migrate:
+            flask_command(url, "db", "upgrade")
+        if seed_demo:
+            flask_command(url, "seed-demo")
+        yield url
+    finally:
+        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class AppServer:
+    """gunicorn with deploy/gunicorn.conf.py serving insightshop.wsgi:app (shop + /mcp) with production settings.
+    `env` adds or overrides environment variables; the server's output is kept in `log_path`."""
+
+    def __init__(self, *, database_url: str, redis_url: str | None = None, port: int | None = None,
+                 workers: int = 2, threads: int = 4, env: dict | None = None, secret_key: str = TEST_SECRET,
+                 public_base_url: str | None = None):  # fmt: skip
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workdir = Path(tempfile.mkdtemp(prefix="insightshop-live-"))
+        self.log_path = self.workdir / "server.log"
+        self.env = {
+            **{key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "TEST_DATABASE_URL")},
+            "APP_ENV": "production",
+            "SECRET_KEY": secret_key,
+            "DATABASE_URL": database_url,
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "WEB_CONCURRENCY": str(workers),
+            "WEB_THREADS": str(threads),
+            "PUBLIC_BASE_URL": public_base_url or self.url,
+            "TRUSTED_HOSTS": "127.0.0.1,localhost",
+            "ALLOW_OFFLINE_PAYMENTS": "1",
+            "PROMETHEUS_MULTIPROC_DIR": str(self.workdir / "metrics"),
+            "RECEIPT_STORAGE_DIR": str(self.workdir / "receipts"),
+            **({"REDIS_URL": redis_url} if redis_url else {}),
+            **(env or {}),
+        }
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> AppServer:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [str(VENV_BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "insightshop.wsgi:app"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited ({self.process.returncode}):\n{self.log()}")
+            try:
+                if httpx2.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return self
+            except httpx2.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout}s:\n{self.log()}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def __enter__(self) -> AppServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
