@@ -23,7 +23,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     from . import models  # noqa: F401  (registers the mappers)
-    from .services import search_index
+    from .services import rate_limit_storage, search_index
 
     db.init_app(app)
     migrate.init_app(
@@ -37,6 +37,7 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
+    rate_limit_storage.init_app(app)
 
     search_index.install_sync()
 

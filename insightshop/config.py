@@ -44,7 +44,12 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "MAIL_PASSWORD": os.environ.get("MAIL_PASSWORD") or None,
         "MAIL_FROM": os.environ.get("MAIL_FROM", "InsightShop <no-reply@insightshop.example>"),
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        # A Redis that stopped answering costs a request at most this long before the memory stand-in takes over;
+        # while it is down, one request per REDIS_RETRY_SECONDS checks whether it is back.
+        "REDIS_TIMEOUT_SECONDS": float(os.environ.get("REDIS_TIMEOUT_SECONDS", "1.0")),
+        "REDIS_RETRY_SECONDS": float(os.environ.get("REDIS_RETRY_SECONDS", "5.0")),
         "RATELIMIT_ENABLED": True,
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_KEY_PREFIX": "insightshop",
         "REVIEW_LIMIT_PER_CLIENT": os.environ.get("REVIEW_LIMIT_PER_CLIENT", "5 per hour"),
@@ -94,9 +99,14 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # Proxies in front of the app (nginx: 1) whose X-Forwarded-For/-Proto are believed; 0 = none.
         "TRUSTED_PROXY_HOPS": int(os.environ.get("TRUSTED_PROXY_HOPS", "0")),
         "DEBUG": _flag(os.environ.get("FLASK_DEBUG")),
+        # Several app servers behind one proxy: each may name itself; the name is sent as X-Served-By when set.
+        "INSTANCE_NAME": os.environ.get("INSTANCE_NAME") or None,
     }
     config.update(overrides)
     config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
+    if config["RATELIMIT_STORAGE_URI"].startswith(("redis://", "rediss://", "unix://")):
+        timeout = config["REDIS_TIMEOUT_SECONDS"]
+        config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": timeout, "socket_timeout": timeout})
     # Upload routes may take a receipt plus the multipart envelope around it; every other route keeps the limit.
     config.setdefault("UPLOAD_MAX_BYTES", config["RECEIPT_MAX_BYTES"] + 64 * 1024)
     if "SECRET_KEY" not in config:

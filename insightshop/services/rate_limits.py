@@ -3,7 +3,8 @@
 A limit is taken *before* the guarded work runs, with one atomic increment per key (Redis INCR, or a
 locked counter in memory), so fifty concurrent attempts cannot all pass a check made before any of
 them was counted. Work that should not count (a successful login) hands its units back afterwards.
-The counters live in the rate limiter's storage: Redis when REDIS_URL is set, memory otherwise.
+The counters live in the rate limiter's storage: Redis when REDIS_URL is set, memory otherwise, and this
+process's memory while Redis is down (rate_limit_storage).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from dataclasses import dataclass, field
 from flask import current_app
 from limits import RateLimitItem, parse
 
-from ..extensions import limiter
 from .errors import DomainError, ErrorCode
+from .rate_limit_storage import counters
 
 
 class RateLimited(DomainError):
@@ -53,11 +54,14 @@ class Reservation:
     taken: list[tuple[str, float]] = field(default_factory=list)
 
     def refund(self) -> None:
-        storage = limiter.storage
         for key, expiry in self.taken:
-            if storage.get(key) > 0:  # the window may have ended meanwhile: never go below zero
-                storage.incr(key, expiry, amount=-1)
+            counters().run(lambda storage, key=key, expiry=expiry: _give_back(storage, key, expiry))
         self.taken = []
+
+
+def _give_back(storage, key: str, expiry: float) -> None:
+    if storage.get(key) > 0:  # the window may have ended meanwhile: never go below zero
+        storage.incr(key, expiry, amount=-1)
 
 
 def take(*limits: tuple[Rule, str | None]) -> Reservation:
@@ -68,18 +72,18 @@ def take(*limits: tuple[Rule, str | None]) -> Reservation:
     reservation = Reservation()
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return reservation
-    storage = limiter.storage
     for rule, raw_key in limits:
         if not raw_key:
             continue
         item = rule.item()
         key = _storage_key(rule, item, raw_key)
         expiry = item.get_expiry()
-        count = storage.incr(key, expiry, amount=1)
+        count = counters().run(lambda storage, key=key, expiry=expiry: storage.incr(key, expiry, amount=1))
         reservation.taken.append((key, expiry))
         if count > item.amount:
             reservation.refund()
-            raise RateLimited(rule.message, retry_after=_seconds_left(storage, key, expiry),
+            seconds = counters().run(lambda storage, key=key, expiry=expiry: _seconds_left(storage, key, expiry))
+            raise RateLimited(rule.message, retry_after=seconds,
                               details=[{"limit": str(item), "scope": rule.name}])  # fmt: skip
     return reservation
 
@@ -87,7 +91,8 @@ def take(*limits: tuple[Rule, str | None]) -> Reservation:
 def reset(rule: Rule, raw_key: str) -> None:
     """Forget a counter (e.g. an admin unlocking an account)."""
     item = rule.item()
-    limiter.storage.clear(_storage_key(rule, item, raw_key))
+    key = _storage_key(rule, item, raw_key)
+    counters().run(lambda storage: storage.clear(key))
 
 
 def _storage_key(rule: Rule, item: RateLimitItem, raw_key: str) -> str:

@@ -65,6 +65,9 @@ def init_app(app: Flask) -> None:
             response.headers["Cache-Control"] = "no-store"
         if app.config["APP_ENV"] == "production":
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        if app.config.get("INSTANCE_NAME"):
+            # Behind a load balancer: which app server answered (operators, and the several-servers test).
+            response.headers["X-Served-By"] = app.config["INSTANCE_NAME"]
         return response
 
 

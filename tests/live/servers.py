@@ -128,3 +128,47 @@ class AppServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class RedisServer:
+    """A private redis-server on a free port (no persistence), so a test may stop and start it under traffic."""
+
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = Path(tempfile.mkdtemp(prefix="insightshop-redis-"))
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 10) -> RedisServer:
+        import redis
+
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.workdir), "--daemonize", "no"],
+            stdout=(self.workdir / "redis.log").open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if client.ping():
+                    return self
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

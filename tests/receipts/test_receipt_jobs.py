@@ -69,3 +69,17 @@ def test_a_receipt_is_read_once_even_when_its_job_runs_twice(client, receipts_ap
 
     assert processing.process_receipt(receipt_id) is None  # already read: nobody claims it again
     assert db.session.get(Receipt, receipt_id).attempts == 1
+
+
+def test_while_redis_is_down_an_upload_is_read_on_the_local_worker(client, app, receipt_text):
+    from tests.live.servers import free_port
+
+    make_user()
+    app.config.update(RECEIPT_QUEUE="rq", REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")  # nobody listens there
+
+    response = _upload(client, bearer(client), receipt_text)
+
+    assert response.status_code == 202
+    assert jobs.local_worker(app).wait_idle(60)
+    receipt_id = response.get_json()["receipt"]["id"]
+    assert db.session.get(Receipt, receipt_id, populate_existing=True).status == "completed"

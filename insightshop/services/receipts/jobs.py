@@ -3,6 +3,9 @@
 RECEIPT_QUEUE picks the mode: "rq", "thread" or "inline" (run at once, for tests and scripts); by default
 "rq" with Redis and "thread" without. Each job calls processing.process_receipt, which claims the receipt
 atomically, so a job delivered twice (a retry, two workers) reads it once.
+
+While Redis is down an upload is not refused: this app process reads the receipt on its local worker thread
+instead (logged once per outage), and enqueues on Redis again as soon as Redis takes a job.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import queue
 import threading
 
 from flask import Flask, current_app
+
+from ..outages import Outage
 
 log = logging.getLogger(__name__)
 QUEUE_NAME = "insightshop-receipts"
@@ -42,17 +47,31 @@ def run_job(receipt_id: int) -> None:
     processing.process_receipt(receipt_id)
 
 
+_rq_outage = Outage("Redis (receipt queue)", "receipts are read on the app server's local worker thread")
+
+
 def enqueue_rq(receipt_id: int) -> None:
-    rq_queue().enqueue_call(
-        "insightshop.services.receipts.jobs.run_job", args=(receipt_id,), timeout=300, failure_ttl=7 * 86400
-    )
+    """Put the job on the RQ queue; while Redis is down, read the receipt in this process instead."""
+    from redis import RedisError
+
+    try:
+        rq_queue(timeout=current_app.config.get("REDIS_TIMEOUT_SECONDS", 1.0)).enqueue_call(
+            "insightshop.services.receipts.jobs.run_job", args=(receipt_id,), timeout=300, failure_ttl=7 * 86400
+        )
+    except RedisError as error:
+        _rq_outage.failed(error)
+        local_worker(current_app._get_current_object()).submit(receipt_id)
+    else:
+        _rq_outage.recovered()
 
 
-def rq_queue():
+def rq_queue(timeout: float | None = None):
+    """The queue on REDIS_URL; `timeout` bounds each Redis call (never for the worker, whose reads block)."""
     from redis import Redis
     from rq import Queue
 
-    return Queue(QUEUE_NAME, connection=Redis.from_url(current_app.config["REDIS_URL"]))
+    options = {"socket_connect_timeout": timeout, "socket_timeout": timeout} if timeout else {}
+    return Queue(QUEUE_NAME, connection=Redis.from_url(current_app.config["REDIS_URL"], **options))
 
 
 def run_rq_worker(app: Flask, *, burst: bool = False) -> None:
@@ -110,9 +129,12 @@ class LocalWorker:
                 self.jobs.task_done()
 
     def _sweep(self) -> None:
-        # Receipts left behind (a restart, a full queue) are picked up again.
+        # Receipts left behind (a restart, a full queue) are picked up again; with a Redis queue its workers do
+        # that, and this thread only stands in for them during an outage.
         from . import processing
 
+        if queue_mode(self.app) != "thread":
+            return
         try:
             with self.app.app_context():
                 for receipt_id in processing.stale_receipt_ids():
