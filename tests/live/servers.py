@@ -172,3 +172,72 @@ class RedisServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class NginxProxy:
+    """nginx on a free port with deploy/nginx.conf rendered for `upstreams` (host:port), everything under a temp
+    dir: the rendered file, pid, logs and temp paths (`nginx -p`)."""
+
+    def __init__(self, upstreams: list[str], port: int | None = None):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.prefix = Path(tempfile.mkdtemp(prefix="insightshop-nginx-"))
+        self.config_path = self.prefix / "nginx.conf"
+        for folder in ("logs", "temp"):
+            (self.prefix / folder).mkdir()
+        self.config_path.write_text(render_nginx_config(
+            NGINX_LISTEN=f"127.0.0.1:{self.port}",
+            APP_SERVERS=" ".join(f"server {upstream};" for upstream in upstreams),
+        ))  # fmt: skip
+        self.process: subprocess.Popen | None = None
+
+    def command(self, *extra: str) -> list[str]:
+        # The master runs as root here: its workers too, so they may write the temp dir (uploads are buffered there).
+        return ["nginx", "-p", f"{self.prefix}/", "-c", str(self.config_path), "-e", "logs/error.log",
+                "-g", "daemon off; user root;", *extra]  # fmt: skip
+
+    def check(self) -> subprocess.CompletedProcess:
+        """`nginx -t` on the rendered file."""
+        return subprocess.run(self.command("-t"), capture_output=True, text=True, timeout=30)
+
+    def start(self, timeout: float = 10) -> NginxProxy:
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                        start_new_session=True)  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nginx exited ({self.process.returncode}):\n{self.error_log()}")
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return self
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"nginx did not listen on {self.port}:\n{self.error_log()}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGQUIT)  # graceful: finish the requests in flight
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=5)
+
+    def error_log(self) -> str:
+        path = self.prefix / "logs" / "error.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def __enter__(self) -> NginxProxy:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def render_nginx_config(**values: str) -> str:
+    """deploy/nginx.conf with its ${NAME} placeholders filled, as `envsubst '${NAME} ...'` does (nginx's own
+    $variables stay)."""
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name, value in values.items():
+        text = text.replace("${" + name + "}", value)
+    return text
