@@ -47,7 +47,7 @@ test-sqlite: $(VENV)/.dev browser-deps
 	$(PY) -m pytest
 
 test-postgres: $(VENV)/.dev
-	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -m "not browser"
+	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -m "not browser and not live"
 
 bench: $(VENV)/.dev
 	$(PY) bench/search.py
