@@ -119,3 +119,21 @@ def test_behind_a_proxy_the_forwarded_client_address_is_believed_only_when_confi
         answer = app.test_client().get("/whoami", headers={"X-Forwarded-For": "203.0.113.9"})
 
         assert answer.text == expected
+
+
+def test_an_app_server_with_an_instance_name_says_it_served_the_request(tmp_path):
+    for name, expected in ((None, None), ("app-2", "app-2")):
+        app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x", "INSTANCE_NAME": name,
+                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.db"})  # fmt: skip
+
+        assert app.test_client().get("/healthz").headers.get("X-Served-By") == expected
+
+
+def test_redis_calls_time_out_so_an_outage_cannot_hold_requests(monkeypatch, tmp_path):
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("REDIS_TIMEOUT_SECONDS", "0.5")
+
+    config = load_config(str(tmp_path), {"APP_ENV": "testing", "SECRET_KEY": "x"})
+
+    assert config["RATELIMIT_STORAGE_OPTIONS"] == {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+    assert config["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"] is True
