@@ -13,7 +13,7 @@ PORT ?= 5000
 TEST_DATABASE_URL ?= postgresql+psycopg://root@127.0.0.1:5432/test
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run dev serve db test test-sqlite test-postgres browser-deps bench lint clean
+.PHONY: run dev serve db test test-sqlite test-postgres browser-deps server-deps bench lint clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,9 +41,18 @@ browser-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# nginx for the several-servers test, wrk for the load benchmark (Debian's packages).
+server-deps:
+	@missing=""; command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$$missing nginx-light"; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian's$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 test: test-sqlite test-postgres
 
-test-sqlite: $(VENV)/.dev browser-deps
+test-sqlite: $(VENV)/.dev browser-deps server-deps
 	$(PY) -m pytest
 
 test-postgres: $(VENV)/.dev
