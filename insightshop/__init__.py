@@ -18,7 +18,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # keep the documented field order in API responses
 
     from . import models  # noqa: F401  (registers the mappers)
-    from .services import search_index
+    from .services import pricing, search_index
 
     db.init_app(app)
     migrate.init_app(
@@ -34,6 +34,8 @@ def create_app(config: dict | None = None) -> Flask:
     limiter.init_app(app)
 
     search_index.install_sync()
+    pricing.install_memo_reset()
+    app.before_request(pricing.forget_running_sales)
 
     from .cli import register_cli
     from .routes import register_blueprints
