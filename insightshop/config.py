@@ -43,6 +43,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "MAIL_PASSWORD": os.environ.get("MAIL_PASSWORD") or None,
         "MAIL_FROM": os.environ.get("MAIL_FROM", "InsightShop <no-reply@insightshop.example>"),
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        # Anonymous visitors' pages are cached (Redis with REDIS_URL, else memory); tests turn it on when they test it.
+        "PAGE_CACHE": env != "testing" and _flag(os.environ.get("PAGE_CACHE", "1")),
+        "PAGE_CACHE_SECONDS": int(os.environ.get("PAGE_CACHE_SECONDS", "300")),
+        "PAGE_CACHE_PREFIX": os.environ.get("PAGE_CACHE_PREFIX", "insightshop:page:"),
+        "PAGE_CACHE_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "512")),
         "RATELIMIT_ENABLED": True,
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_KEY_PREFIX": "insightshop",
@@ -73,7 +78,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
-        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
+        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS")
+        or None,  # JSON [{name, url, credential?: "caller"}]
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
         # Receipts: days taken off every shelf-life estimate (0 or negative), and the category agent's limits
         # (each call may go to Claude).

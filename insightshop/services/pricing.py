@@ -4,11 +4,11 @@ Money is Decimal, rounded half-up to cents; nothing here ever reads a price from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from flask import current_app, g, has_app_context
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from ..extensions import db
@@ -72,6 +72,19 @@ def install_memo_reset(session_class=Session) -> None:
     ):
         if not event.contains(session_class, name, listener):
             event.listen(session_class, name, listener)
+
+
+def next_price_change(now: datetime | None = None) -> datetime | None:
+    """When prices next change with no write: the next UTC midnight at which an active sale starts or ends."""
+    day = (now or utcnow()).date()
+    starts, ends = db.session.execute(
+        select(
+            func.min(Sale.start_date).filter(Sale.start_date > day),
+            func.min(Sale.end_date).filter(Sale.end_date >= day),
+        ).where(Sale.is_active)
+    ).one()
+    boundaries = [d for d in (starts, ends and ends + timedelta(days=1)) if d]
+    return datetime.combine(min(boundaries), time.min, tzinfo=UTC) if boundaries else None
 
 
 @dataclass(frozen=True)
