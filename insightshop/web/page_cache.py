@@ -82,6 +82,20 @@ def store_in_cache(response: Response) -> Response:
     return response
 
 
+def remember(name: str, args: object, compute):
+    """A value every visitor sees alike (facet counts), computed once per catalog generation and sale boundary; the
+    same for logged-in shoppers, since nothing in it is theirs."""
+    if not current_app.config["PAGE_CACHE"]:
+        return compute()
+    cache = current_app.extensions["page_cache"]
+    key = f"{name}:" + hashlib.sha256(repr(args).encode()).hexdigest()
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, _seconds_to_keep(utcnow()))
+    return value
+
+
 def _cache_key() -> str | None:
     if request.method not in ("GET", "HEAD") or request.endpoint not in CACHED_ENDPOINTS:
         return None

@@ -280,3 +280,14 @@ def test_the_cache_is_off_unless_asked_for_in_tests(app, client):
     make_product("Oxford Shirt")
     assert "X-Cache" not in client.get("/").headers
     assert app.config["PAGE_CACHE"] is False and date.today()
+
+
+def test_facet_counts_are_shared_and_follow_the_catalog(cached):
+    make_product("Oxford Shirt", color="white")
+    client = cached.test_client()
+    first = client.get("/api/products/facets?q=shirt").get_json()
+
+    make_product("Oxford Shirt", color="navy")
+    second = client.get("/api/products/facets?q=shirt").get_json()
+
+    assert first != second and "navy" in str(second) and "navy" not in str(first)
