@@ -111,7 +111,12 @@ def _cache_key() -> str | None:
 
 
 def _anonymous_session() -> bool:
-    return set(session.keys()) <= ANONYMOUS_SESSION_KEYS
+    # Flask-Login's strong session protection marks an anonymous session "_remember: clear" (drop any remember
+    # cookie) when it looks for a user; its own after_request removes the mark again. Nobody's data either way.
+    keys = set(session.keys())
+    if session.get("_remember") == "clear":
+        keys.discard("_remember")
+    return keys <= ANONYMOUS_SESSION_KEYS
 
 
 def _seconds_to_keep(now: datetime) -> int:

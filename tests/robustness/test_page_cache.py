@@ -291,3 +291,13 @@ def test_facet_counts_are_shared_and_follow_the_catalog(cached):
     second = client.get("/api/products/facets?q=shirt").get_json()
 
     assert first != second and "navy" in str(second) and "navy" not in str(first)
+
+
+def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
+    product = make_product("Oxford Shirt")
+    client = cached.test_client()
+    client.get("/")
+
+    pages = [client.get(f"/products/{product.id}").headers["X-Cache"] for _ in range(2)]
+
+    assert pages == ["miss", "hit"]
