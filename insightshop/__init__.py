@@ -23,7 +23,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     from . import models  # noqa: F401  (registers the mappers)
-    from .services import rate_limit_storage, search_index
+    from .services import pricing, rate_limit_storage, search_index
 
     db.init_app(app)
     migrate.init_app(
@@ -40,6 +40,8 @@ def create_app(config: dict | None = None) -> Flask:
     rate_limit_storage.init_app(app)
 
     search_index.install_sync()
+    pricing.install_memo_reset()
+    app.before_request(pricing.forget_running_sales)
 
     from .cli import register_cli
     from .routes import register_blueprints

@@ -48,6 +48,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # while it is down, one request per REDIS_RETRY_SECONDS checks whether it is back.
         "REDIS_TIMEOUT_SECONDS": float(os.environ.get("REDIS_TIMEOUT_SECONDS", "1.0")),
         "REDIS_RETRY_SECONDS": float(os.environ.get("REDIS_RETRY_SECONDS", "5.0")),
+        # Anonymous visitors' pages are cached (Redis with REDIS_URL, else memory); tests turn it on when they test it.
+        "PAGE_CACHE": env != "testing" and _flag(os.environ.get("PAGE_CACHE", "1")),
+        "PAGE_CACHE_SECONDS": int(os.environ.get("PAGE_CACHE_SECONDS", "300")),
+        "PAGE_CACHE_PREFIX": os.environ.get("PAGE_CACHE_PREFIX", "insightshop:page:"),
+        "PAGE_CACHE_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "512")),
         "RATELIMIT_ENABLED": True,
         "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
         "RATELIMIT_HEADERS_ENABLED": True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from flask import Blueprint, Response, abort, current_app, request
 
@@ -13,6 +14,7 @@ from ..services.illustrations import VIEWS, has_close_up, render_product_svg
 from ..services.vocabulary import CLOTHING_TYPES, COLORS
 from ..web import display
 from ..web.auth import current_actor
+from ..web.page_cache import remember
 from ..web.rendering import is_fragment_request, render_page
 from .reviews import review_context
 
@@ -37,7 +39,8 @@ def show_home():
 def show_catalog():
     query = browse_params(request.args, strict=False, default_per_page=current_app.config["CATALOG_PAGE_SIZE"])
     results = catalog.search_catalog(query)
-    view = display.catalog_view(query, results, catalog.catalog_facets(query))
+    facets = remember("facets", replace(query, page=1, sort="relevance"), lambda: catalog.catalog_facets(query))
+    view = display.catalog_view(query, results, facets)
     response = render_page(
         "shop/catalog.html", ["results", "facets", "filters_label", "filters_footer"], view=view, query=query
     )

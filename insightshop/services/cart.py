@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..models.cart import MAX_LINE_QUANTITY, CartItem
@@ -291,8 +292,12 @@ def _get_item(actor: Actor, item_id: int) -> CartItem:
 
 
 def owned_items(actor: Actor):
-    """A select of the actor's cart lines."""
-    return select(CartItem).where(_owner_clause(actor))
+    """A select of the actor's cart lines, each with its variant and product (one query, not one per line)."""
+    return (
+        select(CartItem)
+        .where(_owner_clause(actor))
+        .options(joinedload(CartItem.variant).joinedload(ProductVariant.product, innerjoin=True))
+    )
 
 
 def _owner_clause(actor: Actor):

@@ -4,11 +4,12 @@ Money is Decimal, rounded half-up to cents; nothing here ever reads a price from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from flask import current_app
-from sqlalchemy import select
+from flask import current_app, g, has_app_context
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..models.base import utcnow
@@ -32,11 +33,58 @@ def today() -> date:
     return utcnow().date()
 
 
+# A page prices dozens of products (cards, cart lines, facets): the running sales are read once per app context
+# and forgotten whenever the session commits, rolls back or flushes a sale, so a price is never older than the
+# transaction that reads it. Requests start without it (forget_running_sales runs before each one).
+_MEMO_KEY = "_running_sales"
+
+
 def running_sales(day: date | None = None) -> list[Sale]:
     """Sales that are active and whose window contains the day."""
     day = day or today()
+    memo = g.get(_MEMO_KEY) if has_app_context() else None
+    if memo is not None and memo[0] == day:
+        return list(memo[1])
     statement = select(Sale).where(Sale.is_active, Sale.start_date <= day, Sale.end_date >= day)
-    return list(db.session.scalars(statement.order_by(Sale.discount_percentage.desc(), Sale.id)))
+    sales = list(db.session.scalars(statement.order_by(Sale.discount_percentage.desc(), Sale.id)))
+    if has_app_context():
+        setattr(g, _MEMO_KEY, (day, sales))
+    return list(sales)
+
+
+def forget_running_sales(*_args) -> None:
+    """Drop the memo of running sales (a new request, a commit, a rollback, a sale written)."""
+    if has_app_context():
+        g.pop(_MEMO_KEY, None)
+
+
+def _forget_after_sale_flush(session: Session, _flush_context) -> None:
+    if any(isinstance(obj, Sale) for obj in (*session.new, *session.dirty, *session.deleted)):
+        forget_running_sales()
+
+
+def install_memo_reset(session_class=Session) -> None:
+    """Forget the memo whenever a session's transaction ends or a flush writes a sale."""
+    for name, listener in (
+        ("after_commit", forget_running_sales),
+        ("after_soft_rollback", forget_running_sales),
+        ("after_flush", _forget_after_sale_flush),
+    ):
+        if not event.contains(session_class, name, listener):
+            event.listen(session_class, name, listener)
+
+
+def next_price_change(now: datetime | None = None) -> datetime | None:
+    """When prices next change with no write: the next UTC midnight at which an active sale starts or ends."""
+    day = (now or utcnow()).date()
+    starts, ends = db.session.execute(
+        select(
+            func.min(Sale.start_date).filter(Sale.start_date > day),
+            func.min(Sale.end_date).filter(Sale.end_date >= day),
+        ).where(Sale.is_active)
+    ).one()
+    boundaries = [d for d in (starts, ends and ends + timedelta(days=1)) if d]
+    return datetime.combine(min(boundaries), time.min, tzinfo=UTC) if boundaries else None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import auth, errors, filters, order_mail, request_guard, security_headers
+from . import auth, errors, filters, order_mail, page_cache, request_guard, security_headers
 
 
 def register_web(app: Flask) -> None:
@@ -14,3 +14,4 @@ def register_web(app: Flask) -> None:
     errors.init_app(app)
     request_guard.init_app(app)
     order_mail.init_app(app)
+    page_cache.init_app(app)  # last: its before_request runs after the guards

@@ -7,6 +7,7 @@ from flask import request
 from ...schemas.catalog import browse_params, search_body
 from ...schemas.products import facets_to_dict, page_to_dict, product_to_dict
 from ...services import catalog
+from ...web.page_cache import remember
 from . import api, json_body
 
 
@@ -19,7 +20,7 @@ def list_products():
 @api.get("/products/facets")
 def product_facets():
     query = browse_params(request.args, strict=True)
-    return facets_to_dict(catalog.catalog_facets(query))
+    return facets_to_dict(remember("facets", query, lambda: catalog.catalog_facets(query)))
 
 
 @api.post("/products/search")

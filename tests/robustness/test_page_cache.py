@@ -1,0 +1,303 @@
+"""The page cache (issue 15): anonymous visitors share cached pages, each with a token of their own; nobody's
+person-specific page is ever stored or served; catalog changes and sale boundaries end cached copies."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+import redis
+
+from insightshop.extensions import db
+from insightshop.models.catalog import ProductVariant
+from insightshop.models.sales import Sale
+from insightshop.services import admin_products, pricing, reviews
+from insightshop.services import page_cache as page_cache_service
+from insightshop.services.actors import Actor
+from insightshop.services.page_cache import GenerationFile, MemoryBackend, PageCache
+from insightshop.web import page_cache as web_page_cache
+from tests.admin_helpers import make_admin
+from tests.conftest import _app_for
+from tests.factories import make_product, make_user
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def cached(app):
+    """The app with the page cache on (tests run with it off), in process memory."""
+    app.config["PAGE_CACHE"] = True
+    app.before_request(web_page_cache.serve_from_cache)
+    app.after_request(web_page_cache.store_in_cache)
+    return app
+
+
+def token_of(html: str) -> str:
+    return re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+
+
+def test_a_hit_is_the_same_page_with_a_fresh_working_token(cached):
+    product = make_product("Oxford Shirt", sizes=("L",), price="45.00")
+    first, second = cached.test_client(), cached.test_client()
+
+    miss = first.get(f"/products/{product.id}")
+    hit = second.get(f"/products/{product.id}")
+    added = second.post("/cart/add", data={"product_id": product.id, "size": "L", "quantity": 1,
+                                           "csrf_token": token_of(hit.get_data(as_text=True))})  # fmt: skip
+
+    assert (miss.headers["X-Cache"], hit.headers["X-Cache"]) == ("miss", "hit")
+    assert token_of(miss.get_data(as_text=True)) != token_of(hit.get_data(as_text=True))
+    assert hit.get_data(as_text=True).replace(token_of(hit.get_data(as_text=True)), "T") == miss.get_data(
+        as_text=True
+    ).replace(token_of(miss.get_data(as_text=True)), "T")
+    assert "session=" in hit.headers["Set-Cookie"]
+    assert added.status_code == 303 and added.location.endswith("/cart")
+
+
+def test_a_hit_carries_the_headers_of_a_rendered_page(cached):
+    make_product("Oxford Shirt")
+    miss = cached.test_client().get("/catalog?q=shirt", headers={"HX-Request": "true"})
+    hit = cached.test_client().get("/catalog?q=shirt", headers={"HX-Request": "true"})
+
+    ignored = {"X-Cache", "Set-Cookie", "Content-Length"}
+    assert {k: v for k, v in miss.headers if k not in ignored} == {k: v for k, v in hit.headers if k not in ignored}
+    assert "HX-Request" in hit.headers["Vary"] and hit.headers["HX-Push-Url"] == "/catalog?q=shirt"
+    assert hit.headers["Content-Security-Policy"] and hit.mimetype == "text/html"
+
+
+def test_the_fragment_and_the_page_are_kept_apart(cached):
+    make_product("Oxford Shirt")
+    client = cached.test_client()
+
+    page = client.get("/catalog?q=shirt")
+    fragment = client.get("/catalog?q=shirt", headers={"HX-Request": "true"})
+
+    assert fragment.headers["X-Cache"] == "miss" and b"<html" not in fragment.data and b"<html" in page.data
+
+
+def test_a_logged_in_shopper_neither_gets_nor_leaves_a_cached_page(cached):
+    make_user("nia@example.com", first_name="Nia")
+    product = make_product("Oxford Shirt", sizes=("L",))
+    shopper, visitor = cached.test_client(), cached.test_client()
+    shopper.post("/login", data={"email": "nia@example.com", "password": "correct horse battery",
+                                 "csrf_token": token_of(shopper.get("/login").get_data(as_text=True))})  # fmt: skip
+    shopper.post("/cart/add", data={"product_id": product.id, "size": "L", "quantity": 2,
+                                    "csrf_token": token_of(shopper.get("/cart").get_data(as_text=True))})  # fmt: skip
+
+    mine = shopper.get("/")
+    again = shopper.get("/")
+    theirs = visitor.get("/").get_data(as_text=True)
+
+    assert "X-Cache" not in mine.headers and "X-Cache" not in again.headers
+    assert "Nia" in mine.get_data(as_text=True) and ">2</span>" in mine.get_data(as_text=True)
+    assert "Nia" not in theirs and "Log in" in theirs and 'class="cart-count cart-count--empty">0<' in theirs
+
+
+def test_a_guest_with_a_cart_or_compare_tray_gets_their_own_page(cached):
+    product = make_product("Oxford Shirt", sizes=("L",))
+    cached.test_client().get(f"/products/{product.id}")  # an anonymous copy is stored
+    guest = cached.test_client()
+    guest.post("/cart/add", data={"product_id": product.id, "size": "L", "quantity": 1,
+                                  "csrf_token": token_of(guest.get("/").get_data(as_text=True))})  # fmt: skip
+    with guest.session_transaction() as session:
+        session["compare"] = [product.id]
+
+    page = guest.get(f"/products/{product.id}")
+
+    assert "X-Cache" not in page.headers
+    assert '<span id="cart-count" class="cart-count">1</span>' in page.get_data(as_text=True)
+    assert "1</strong> product to compare" in page.get_data(as_text=True)
+    assert cached.test_client().get(f"/products/{product.id}").headers["X-Cache"] == "hit"
+
+
+def test_a_flashed_message_is_never_cached(cached):
+    client = cached.test_client()
+    client.get("/")
+    with client.session_transaction() as session:
+        session["_flashes"] = [("info", "Only for you")]
+
+    page = client.get("/")
+
+    assert "X-Cache" not in page.headers and "Only for you" in page.get_data(as_text=True)
+    assert "Only for you" not in cached.test_client().get("/").get_data(as_text=True)
+
+
+def test_a_price_change_through_the_admin_service_shows_at_once(cached):
+    product = make_product("Oxford Shirt", price="45.00")
+    admin = make_admin()
+    client = cached.test_client()
+    client.get(f"/products/{product.id}")
+    assert client.get(f"/products/{product.id}").headers["X-Cache"] == "hit"
+
+    admin_products.update_product(Actor(user=admin), product.id, {"price": "39.00"})
+    page = client.get(f"/products/{product.id}")
+
+    assert page.headers["X-Cache"] == "miss" and "$39.00" in page.get_data(as_text=True)
+
+
+def _warm(client, path: str) -> None:
+    client.get(path)
+    assert client.get(path).headers["X-Cache"] == "hit"
+
+
+def test_a_review_invalidates(cached):
+    product = make_product("Oxford Shirt")
+    client = cached.test_client()
+    _warm(client, f"/products/{product.id}")
+
+    reviews.save_review(Actor(guest_id="guest-1"), product.id, 5, "Lovely shirt", "Ana")
+
+    page = client.get(f"/products/{product.id}")
+    assert page.headers["X-Cache"] == "miss" and "Lovely shirt" in page.get_data(as_text=True)
+
+
+def test_a_variant_stock_change_invalidates(cached):
+    product = make_product("Oxford Shirt", sizes=("L",), stock=9)
+    client = cached.test_client()
+    _warm(client, f"/products/{product.id}?size=L")
+
+    db.session.get(ProductVariant, product.variants[0].id).stock = 2
+    db.session.commit()
+
+    assert "Only 2 left" in client.get(f"/products/{product.id}?size=L").get_data(as_text=True)
+
+
+def test_a_sale_starting_invalidates(cached):
+    make_product("Oxford Shirt", price="40.00")
+    client = cached.test_client()
+    _warm(client, "/catalog")
+
+    today = pricing.today()
+    db.session.add(Sale(name="Flash", discount_percentage=Decimal(50), is_active=True, start_date=today,
+                        end_date=today))  # fmt: skip
+    db.session.commit()
+
+    assert "$20.00" in client.get("/catalog").get_data(as_text=True)
+
+
+def test_entries_end_at_the_next_sale_boundary(cached):
+    today = pricing.today()
+    db.session.add(Sale(name="Later", discount_percentage=Decimal(10), is_active=True,
+                        start_date=today + timedelta(days=2), end_date=today + timedelta(days=3)))  # fmt: skip
+    db.session.add(Sale(name="Now", discount_percentage=Decimal(10), is_active=True, start_date=today,
+                        end_date=today))  # fmt: skip
+    db.session.commit()
+    now = datetime.combine(today, datetime.min.time(), tzinfo=UTC) + timedelta(hours=23, minutes=59)
+    cached.config["PAGE_CACHE_SECONDS"] = 3600
+
+    with cached.test_request_context("/"):
+        assert pricing.next_price_change(now) == datetime.combine(today + timedelta(days=1), datetime.min.time(), UTC)
+        assert web_page_cache._seconds_to_keep(now) == 60
+
+
+def test_memory_entries_are_bounded_least_recently_used_first(tmp_path):
+    memory = MemoryBackend(GenerationFile(str(tmp_path)), max_entries=2)
+    memory.set("a", 1, 60)
+    memory.set("b", 2, 60)
+    memory.get("a")
+    memory.set("c", 3, 60)
+
+    assert (memory.get("a"), memory.get("b"), memory.get("c")) == (1, None, 3)
+
+
+def test_a_change_in_one_process_invalidates_the_others(database_url, tmp_path):
+    """Two app instances (two gunicorn workers) share only the instance folder: a commit in one ends the other's
+    cached copy."""
+    workers = [_app_for(database_url, PAGE_CACHE=True) for _ in range(2)]
+    for worker in workers:
+        worker.instance_path = str(tmp_path / "shared-instance")
+        worker.extensions["page_cache"] = PageCache(worker.instance_path, redis_url=None, prefix="t:", max_entries=8)
+    with workers[0].app_context():
+        product = make_product("Oxford Shirt", price="45.00")
+        product_id = product.id
+    path = f"/products/{product_id}"
+    reader = workers[1].test_client()
+    reader.get(path)
+    assert reader.get(path).headers["X-Cache"] == "hit"
+
+    with workers[0].app_context():
+        admin = make_admin()
+        admin_products.update_product(Actor(user=admin), product_id, {"price": "31.00"})
+        db.session.remove()
+
+    with workers[1].app_context():
+        page = reader.get(path)
+        db.session.remove()
+    for worker in workers:
+        with worker.app_context():
+            db.engine.dispose()
+    assert page.headers["X-Cache"] == "miss" and "$31.00" in page.get_data(as_text=True)
+
+
+@pytest.fixture
+def redis_prefix():
+    prefix = f"insightshop-test-{uuid.uuid4().hex}:"
+    yield prefix
+    client = redis.Redis.from_url(REDIS_URL)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
+
+
+def test_the_redis_backend_shares_pages_and_invalidates(cached, redis_prefix):
+    cached.extensions["page_cache"] = PageCache(cached.instance_path, redis_url=REDIS_URL, prefix=redis_prefix,
+                                                max_entries=8)  # fmt: skip
+    product = make_product("Oxford Shirt", price="45.00")
+    client = cached.test_client()
+    _warm(client, f"/products/{product.id}")
+
+    product.price = Decimal("29.00")
+    db.session.commit()
+    page = client.get(f"/products/{product.id}")
+
+    stored = list(redis.Redis.from_url(REDIS_URL).scan_iter(f"{redis_prefix}*"))
+    assert page.headers["X-Cache"] == "miss" and "$29.00" in page.get_data(as_text=True)
+    assert f"{redis_prefix}generation".encode() in stored and len(stored) == 2
+
+
+def test_unreachable_redis_falls_back_to_memory_and_logs_once(cached, caplog, monkeypatch):
+    # Alembic's logging setup (the migrated test database) disables loggers that existed before it ran.
+    monkeypatch.setattr(page_cache_service.log, "disabled", False)
+    cached.extensions["page_cache"] = PageCache(cached.instance_path, redis_url="redis://127.0.0.1:1/0",
+                                                prefix="unused:", max_entries=8)  # fmt: skip
+    product = make_product("Oxford Shirt")
+    client = cached.test_client()
+
+    responses = [client.get(f"/products/{product.id}") for _ in range(3)]
+    product.name = "Oxford Shirt Two"
+    db.session.commit()
+    after = client.get(f"/products/{product.id}")
+
+    assert [r.status_code for r in responses] == [200, 200, 200]
+    assert [r.headers["X-Cache"] for r in responses] == ["miss", "hit", "hit"]
+    assert after.headers["X-Cache"] == "miss" and "Oxford Shirt Two" in after.get_data(as_text=True)
+    assert len([r for r in caplog.records if "Redis is unreachable" in r.getMessage()]) == 1
+
+
+def test_the_cache_is_off_unless_asked_for_in_tests(app, client):
+    make_product("Oxford Shirt")
+    assert "X-Cache" not in client.get("/").headers
+    assert app.config["PAGE_CACHE"] is False and date.today()
+
+
+def test_facet_counts_are_shared_and_follow_the_catalog(cached):
+    make_product("Oxford Shirt", color="white")
+    client = cached.test_client()
+    first = client.get("/api/products/facets?q=shirt").get_json()
+
+    make_product("Oxford Shirt", color="navy")
+    second = client.get("/api/products/facets?q=shirt").get_json()
+
+    assert first != second and "navy" in str(second) and "navy" not in str(first)
+
+
+def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
+    product = make_product("Oxford Shirt")
+    client = cached.test_client()
+    client.get("/")
+
+    pages = [client.get(f"/products/{product.id}").headers["X-Cache"] for _ in range(2)]
+
+    assert pages == ["miss", "hit"]
