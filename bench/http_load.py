@@ -392,6 +392,7 @@ def main(argv=None) -> int:
           flush=True)  # fmt: skip
     rows: list[Row] = []
     started = time.monotonic()
+    load_before = os.getloadavg()[0]
     for kind in ("sqlite", "postgres") if options.db == "both" else (options.db,):
         print(f"\n{kind}:", flush=True)
         rows += bench_database(kind, options)
@@ -400,8 +401,22 @@ def main(argv=None) -> int:
     for row in rows:
         if row.verdict != "—":
             print(f"  {row.db:8} {row.label:44} cache {row.cache:10} {row.verdict}")
-    print(f"\n{markdown(rows)}\n\n({time.monotonic() - started:.0f} s)")
+    print(f"\n{markdown(rows)}\n")
+    print(machine_load(load_before, os.getloadavg()[0]))
+    print(f"({time.monotonic() - started:.0f} s)")
     return 0
+
+
+def machine_load(before: float, after: float) -> str:
+    """The bench owns the machine only if nothing else ran: the load average before it (nothing of ours running yet)
+    says whether the figures are the machine's or what other processes left of it."""
+    cores = multiprocessing.cpu_count()
+    line = f"Load average (1 min) before the run {before:.1f}, after {after:.1f}, on {cores} cores."
+    if before > 0.5 * cores:
+        line += (
+            " WARNING: other processes were using the CPU when the run began; the figures are lower than the machine's."
+        )
+    return line
 
 
 if __name__ == "__main__":
