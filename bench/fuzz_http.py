@@ -161,7 +161,7 @@ def summarise(tally: Tally, operations: int, tracebacks: int, log_tail: str, sec
         print("429 (rate limited, documented): " + ", ".join(f"{label} {n}" for label, n in by_operation.items()))
     for (label, title), details in sorted(tally.failures.items()):
         print(f"\nFAILURE {label} — {title}, {tally.failure_counts[(label, title)]} cases, first as {details['role']}:"
-              f"\n  {details['detail']}\n  {details['curl']}")  # fmt: skip
+              f"\n  {details['detail']}\n  {shorten(details['curl'])}")  # fmt: skip
     for error in tally.errors:
         print(f"\nERROR {error}")
     if log_tail:
@@ -169,6 +169,10 @@ def summarise(tally: Tally, operations: int, tracebacks: int, log_tail: str, sec
     ok = not (server_errors or transport or tally.failures or tally.errors)
     print("\nPASS: no server errors, every answer conforms" if ok else "\nFAIL")
     return 0 if ok else 1
+
+
+def shorten(text: str, limit: int = 700) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def main(argv=None) -> int:
