@@ -64,6 +64,8 @@ bench: $(VENV)/.dev
 	$(PY) bench/chat.py
 	$(PY) bench/receipts.py
 	$(PY) bench/ocr.py
+	$(PY) bench/http_load.py
+	$(PY) bench/fuzz_http.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check insightshop tests bench

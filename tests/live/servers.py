@@ -64,7 +64,10 @@ def throwaway_postgres(*, migrate: bool = True, seed_demo: bool = False):
 
 class AppServer:
     """gunicorn with deploy/gunicorn.conf.py serving insightshop.wsgi:app (shop + /mcp) with production settings.
-    `env` adds or overrides environment variables; the server's output is kept in `log_path`."""
+    `env` adds or overrides environment variables; the server's output is kept in `log_path`. A subclass may serve
+    another WSGI app under the same settings (`wsgi_app`, "module:attribute" importable from the repository root)."""
+
+    wsgi_app = "insightshop.wsgi:app"
 
     def __init__(self, *, database_url: str, redis_url: str | None = None, port: int | None = None,
                  workers: int = 2, threads: int = 4, env: dict | None = None, secret_key: str = TEST_SECRET,
@@ -95,7 +98,7 @@ class AppServer:
     def start(self, timeout: float = 30) -> AppServer:
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
-            [str(VENV_BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "insightshop.wsgi:app"],
+            [str(VENV_BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), self.wsgi_app],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + timeout
