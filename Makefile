@@ -58,7 +58,7 @@ test-sqlite: $(VENV)/.dev browser-deps server-deps
 test-postgres: $(VENV)/.dev
 	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -m "not browser and not live"
 
-bench: $(VENV)/.dev
+bench: $(VENV)/.dev server-deps
 	$(PY) bench/search.py
 	$(PY) bench/tools.py
 	$(PY) bench/chat.py

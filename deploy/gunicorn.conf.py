@@ -14,6 +14,9 @@ threads = int(os.environ.get("WEB_THREADS") or 4)
 timeout = int(os.environ.get("WEB_TIMEOUT") or 60)
 graceful_timeout = 20
 keepalive = 5
+# A search of 500 characters (the API's limit) is up to 6 KB once percent-encoded: gunicorn's 4 KB default request
+# line would refuse it with its own 414 page. 8190 is gunicorn's maximum, matching nginx's 8 KB header buffers.
+limit_request_line = 8190
 # The app writes its own access line (JSON, with the request id); gunicorn's own errors go to stderr.
 accesslog = None
 errorlog = "-"
