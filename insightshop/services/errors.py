@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     TOKEN_REVOKED = "token_revoked"
     RATE_LIMITED = "rate_limited"
     UNAVAILABLE = "unavailable"
+    SERVICE_UNAVAILABLE = "service_unavailable"  # the database is unreachable: retry after Retry-After seconds
     INTERNAL_ERROR = "internal_error"
 
 
