@@ -41,8 +41,10 @@ def _operation(operation_id: str, summary: str, ok: str, *errors: int, body: str
             "200": {"description": "Success", "content": {"application/json": {"schema": _ref(ok)}}},
             # The request guard can always answer 400, an unreachable database 503; a body can be too large (413)
             # or not JSON (415).
-            **{str(status): {"description": ERRORS[status], **ERROR}
-               for status in sorted({400, 401, 503, *errors} | ({413, 415} if body else set()))},  # fmt: skip
+            **{
+                str(status): {"description": ERRORS[status], **ERROR}
+                for status in sorted({400, 401, 503, *errors} | ({413, 415} if body else set()))
+            },  # fmt: skip
         },
     }
     if params:
