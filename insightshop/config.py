@@ -120,7 +120,22 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     if production:
         _refuse_unsafe_production(config)
     config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = _engine_options(config)
     return config
+
+
+def _engine_options(config: dict) -> dict:
+    """During a database outage requests must fail fast (and answer 503), not hang: PostgreSQL connection attempts
+    give up after DATABASE_CONNECT_TIMEOUT seconds, a request waits at most DATABASE_POOL_TIMEOUT for a pooled
+    connection. pool_pre_ping replaces connections the server dropped, so the app recovers without a restart."""
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("pool_pre_ping", True)
+    if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        options.setdefault("pool_timeout", int(os.environ.get("DATABASE_POOL_TIMEOUT", "10")))
+        connect_args = dict(options.get("connect_args") or {})
+        connect_args.setdefault("connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3")))
+        options["connect_args"] = connect_args
+    return options
 
 
 def _refuse_unsafe_production(config: dict) -> None:

@@ -18,7 +18,8 @@ from .citations import (
 
 ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 ERRORS = {400: "Invalid input", 401: "Not signed in", 404: "Not found (or another user's receipt)",
-          409: "The receipt is still being read", 413: "Body too large", 415: "Body is not JSON"}  # fmt: skip
+          409: "The receipt is still being read", 413: "Body too large", 415: "Body is not JSON",
+          503: "The database is unreachable; retry after Retry-After seconds"}  # fmt: skip
 ID = {"name": "document_id", "in": "path", "required": True,
       "schema": {"type": "integer", "minimum": 1, "maximum": 2147483647}}  # fmt: skip
 FIELD = {"name": "field_name", "in": "path", "required": True, "schema": FIELD_NAME_SCHEMA,
@@ -38,9 +39,12 @@ def _operation(operation_id: str, summary: str, ok: str, *errors: int, body: str
         "security": [{"bearer": []}],
         "responses": {
             "200": {"description": "Success", "content": {"application/json": {"schema": _ref(ok)}}},
-            # The request guard can always answer 400; a body can be too large (413) or not JSON (415).
-            **{str(status): {"description": ERRORS[status], **ERROR}
-               for status in sorted({400, 401, *errors} | ({413, 415} if body else set()))},  # fmt: skip
+            # The request guard can always answer 400, an unreachable database 503; a body can be too large (413)
+            # or not JSON (415).
+            **{
+                str(status): {"description": ERRORS[status], **ERROR}
+                for status in sorted({400, 401, 503, *errors} | ({413, 415} if body else set()))
+            },  # fmt: skip
         },
     }
     if params:

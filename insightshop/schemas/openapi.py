@@ -110,7 +110,8 @@ ERROR_DESCRIPTIONS = {
     415: "The body is not JSON (Content-Type: application/json)",
     422: "Idempotency-Key reused with a different request",
     429: "Too many requests: wait Retry-After seconds",
-    503: "A service the shop depends on is unavailable or not configured",
+    503: "A service the shop depends on (the database, the payment provider, the AI service) is unavailable or not "
+    "configured; retry after Retry-After seconds when given",
 }
 
 
@@ -230,8 +231,9 @@ def _op(
 ) -> dict:
     """One operation: its success answer (a component name; one or more statuses) and its errors. Every operation
     can answer 400 (the request guard refuses control characters anywhere); one with a body also 413, and 415 unless
-    it reads the raw body (json_only=False); one that needs a login 401."""
-    statuses = {400, *errors} | ({413} if body else set()) | ({415} if body and json_only else set())
+    it reads the raw body (json_only=False); one that needs a login 401; and every one 503 while the database is
+    unreachable."""
+    statuses = {400, 503, *errors} | ({413} if body else set()) | ({415} if body and json_only else set())
     statuses |= {401} if auth == "required" else set()
     success = {"description": "Success", "content": {"application/json": {"schema": _ref(ok)}}}
     operation = {
@@ -652,7 +654,7 @@ RECEIPT_PATHS = {
                         for t in ("image/jpeg", "image/png", "image/webp", "application/pdf", "text/plain")
                     },
                 },
-                **_error_responses({400, 401, 404}),
+                **_error_responses({400, 401, 404, 503}),
             },
         },
     },

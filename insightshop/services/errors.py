@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     TOKEN_REVOKED = "token_revoked"
     RATE_LIMITED = "rate_limited"
     UNAVAILABLE = "unavailable"
+    SERVICE_UNAVAILABLE = "service_unavailable"  # the database is unreachable: retry after Retry-After seconds
     INTERNAL_ERROR = "internal_error"
 
 
@@ -79,8 +80,15 @@ class Conflict(DomainError):
 
 
 class Unavailable(DomainError):
+    """A service the shop depends on failed; `retry_after` (seconds), when known, says when to try again."""
+
     status = 503
     default_code = ErrorCode.UNAVAILABLE
+
+    def __init__(self, message: str, *, code: ErrorCode | str | None = None, details: list[Any] | None = None,
+                 retry_after: int | None = None):  # fmt: skip
+        super().__init__(message, code=code, details=details)
+        self.retry_after = retry_after
 
 
 class TooLarge(DomainError):

@@ -159,10 +159,25 @@ def _lock_owner(owner: str) -> None:
         db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
 
+@dataclass(frozen=True)
+class Checkout:
+    """What a checkout did: the order, and whether an earlier checkout with the same Idempotency-Key placed it."""
+
+    order: Order
+    replayed: bool
+
+
 def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | None = None, *,
                 client: str | None = None) -> Order:  # fmt: skip
+    """Turn the actor's cart into a pending order, taking the stock (see checkout); the order."""
+    return checkout(actor, details, idempotency_key, client=client).order
+
+
+def checkout(actor: Actor, details: ShippingDetails, idempotency_key: str | None = None, *,
+             client: str | None = None) -> Checkout:  # fmt: skip
     """Turn the actor's cart into a pending order, taking the stock; a repeated idempotency key returns the first
-    order (422 when it comes with a different body). Rate limited per client address and per cart."""
+    order, also while that first checkout is still running (422 when it comes with a different body). Rate
+    limited per client address and per cart."""
     actor.require_owner()
     if details.shipping_method not in pricing.SHIPPING_METHODS:
         raise Invalid(
@@ -172,7 +187,7 @@ def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | N
     fingerprint = checkout_fingerprint(details)
     existing = replayed_order(actor, idempotency_key, details)
     if existing is not None:
-        return existing
+        return Checkout(existing, replayed=True)
     rate_limits.take((CHECKOUT_PER_CLIENT, client), (CHECKOUT_PER_OWNER, _owner_key(actor)))
     try:
         return write_transaction(lambda: _place(actor, details, email, idempotency_key, fingerprint))
@@ -180,7 +195,7 @@ def place_order(actor: Actor, details: ShippingDetails, idempotency_key: str | N
         existing = replayed_order(actor, idempotency_key, details)
         if existing is None:
             raise
-        return existing
+        return Checkout(existing, replayed=True)
 
 
 def replayed_order(actor: Actor, idempotency_key: str | None, details: ShippingDetails) -> Order | None:
@@ -210,11 +225,11 @@ def checkout_fingerprint(details: ShippingDetails) -> str:
 
 
 def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: str | None,
-           fingerprint: str) -> Order:  # fmt: skip
+           fingerprint: str) -> Checkout:  # fmt: skip
     _lock_owner(_owner_key(actor))  # concurrent checkouts of one cart run one after the other
     existing = replayed_order(actor, idempotency_key, details)  # a retry that waited for the first attempt
     if existing is not None:
-        return existing
+        return Checkout(existing, replayed=True)
     items = db.session.scalars(carts.owned_items(actor).order_by(CartItem.id)).unique().all()
     if not items:
         raise Invalid("Your cart is empty", code=ErrorCode.CART_EMPTY)
@@ -275,7 +290,7 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
     db.session.flush()  # the order number goes into its email
     order_events.announce(order, "placed")
     db.session.commit()
-    return order
+    return Checkout(order, replayed=False)
 
 
 def _release_open_checkouts(actor: Actor) -> None:

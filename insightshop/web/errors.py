@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import psycopg
+import sqlalchemy.exc
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ..extensions import db
 from ..services.errors import DomainError, ErrorCode
+
+# The database is unreachable (stopped, restarting, refusing connections, the pool exhausted, a connection cut):
+# a passing condition the client should retry, not a bug. SQLAlchemy wraps the driver's errors; the bare psycopg
+# ones are listed for code that talks to the driver directly.
+DATABASE_UNAVAILABLE = (
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InterfaceError,
+    sqlalchemy.exc.DisconnectionError,
+    sqlalchemy.exc.TimeoutError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+RETRY_AFTER_SECONDS = 5
 
 HTTP_CODES = {
     400: ErrorCode.BAD_REQUEST,
@@ -33,6 +49,7 @@ PAGE_TEXT = {
         "You have tried that several times in a short while. Please wait a minute and try again.",
     ),
     500: ("Something went wrong", "We have been notified. Please try again in a moment."),
+    503: ("We'll be right back", "The shop is briefly unavailable. Please try again in a few seconds."),
 }
 
 
@@ -94,7 +111,34 @@ def handle_unexpected_error(error: Exception):
     return _page(500, "Something went wrong", "We have been notified. Please try again in a moment.")
 
 
+def handle_database_unavailable(error: Exception):
+    """503 with Retry-After while the database cannot be reached; the app recovers by itself when it is back."""
+    first_line = (str(error).strip().splitlines() or [""])[0][:300]
+    current_app.logger.warning("Database unavailable (%s): %s", type(error).__name__, first_line)
+    try:
+        # The transaction died with its connection; the pool (pool_pre_ping) hands the next request a fresh one.
+        db.session.rollback()
+    except Exception:  # the rollback itself may need the dead connection
+        current_app.logger.debug("Rollback after a lost database connection failed", exc_info=True)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    title, message = PAGE_TEXT[503]
+    if wants_json() or _prefers_json():
+        return error_response(503, ErrorCode.SERVICE_UNAVAILABLE, message, headers=headers)
+    # Not the usual error page: its layout reads the cart badge and the signed-in user from the database. The
+    # template is rendered without the context processors for the same reason.
+    page = current_app.jinja_env.get_template("errors/unavailable.html").render(title=title, message=message)
+    return page, 503, headers
+
+
+def _prefers_json() -> bool:
+    # Health checks and other programs outside /api that ask for JSON get the envelope too.
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
 def init_app(app: Flask) -> None:
+    # Registered in every mode, testing included: an unreachable database is an answer, not a crash.
+    for error_class in DATABASE_UNAVAILABLE:
+        app.register_error_handler(error_class, handle_database_unavailable)
     app.register_error_handler(DomainError, handle_domain_error)
     app.register_error_handler(CSRFError, handle_csrf_error)
     app.register_error_handler(HTTPException, handle_http_error)

@@ -37,11 +37,10 @@ def place_order():
             "Idempotency-Key must be 8–64 characters",
             details=[{"field": "Idempotency-Key", "message": "8–64 characters"}],
         )
-    actor, details = current_actor(), orders.ShippingDetails(**body)
-    existing = orders.replayed_order(actor, key, details)
-    order = existing or orders.place_order(actor, details, key, client=client_address())
-    return {"order": order_to_dict(order), "order_token": order.guest_token, "replayed": existing is not None}, (
-        200 if existing else 201
+    placed = orders.checkout(current_actor(), orders.ShippingDetails(**body), key, client=client_address())
+    order = placed.order
+    return {"order": order_to_dict(order), "order_token": order.guest_token, "replayed": placed.replayed}, (
+        200 if placed.replayed else 201
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -12,8 +13,13 @@ from ...models.base import utcnow
 from ...models.cart import CartItem
 from ...models.orders import Order, OrderEvent, PaymentLog
 from .. import order_events, orders, reviews
-from ..errors import Conflict, ErrorCode
+from ..errors import Conflict, ErrorCode, Unavailable
 from ..receipts import order_records
+
+# When the payment provider fails, the shopper may try again after this many seconds: the order keeps its stock
+# until its hold time (UNPAID_ORDER_MINUTES) runs out, and a retry never starts a second payment.
+PROVIDER_RETRY_AFTER = 10
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,23 @@ def provider_for(order: Order):
 
 def create_intent(order: Order) -> Intent:
     """Start (or resume) paying an order: the amount always comes from the order's server-side total. An order's
-    intent is created once, under the order's lock, and reused afterwards (viewing the pay page writes nothing)."""
+    intent is created once, under the order's lock, and reused afterwards (viewing the pay page writes nothing).
+    A provider that cannot be reached is a 503 (payment_failed): the order stays pending with its stock held."""
+    try:
+        return _create_intent(order)
+    except OSError as error:  # timeouts and refused connections below the provider's own error handling
+        raise provider_unavailable(error) from None
+
+
+def provider_unavailable(error: Exception) -> Unavailable:
+    """The payment provider failed: what the shopper is told (the order waits, nothing was charged)."""
+    log.warning("Payment provider %s failed: %s: %s", provider_name(), type(error).__name__, error)
+    return Unavailable("The payment service is unavailable right now; nothing was charged and your order is kept. "
+                       "Please try again in a moment.", code=ErrorCode.PAYMENT_FAILED,
+                       retry_after=PROVIDER_RETRY_AFTER)  # fmt: skip
+
+
+def _create_intent(order: Order) -> Intent:
     if order.can_pay() and not orders.hold_expired(order) and order.payment_intent_id \
             and order.payment_provider == provider_name():  # fmt: skip
         return provider().resume_intent(order)

@@ -14,7 +14,7 @@ from ...models.orders import Order, OrderEvent, PaymentLog
 from ...schemas.validation import row_id
 from .. import orders
 from ..errors import Conflict, DomainError, ErrorCode, Invalid, Unavailable
-from . import Intent, mark_paid, record, to_cents
+from . import Intent, mark_paid, provider_unavailable, record, to_cents
 
 NAME = "stripe"
 
@@ -159,5 +159,4 @@ def _card(intent) -> tuple[str | None, str | None]:
 def _unavailable(error: stripe.StripeError) -> DomainError:
     if isinstance(error, stripe.CardError):
         return Conflict(error.user_message or "The card was declined", code=ErrorCode.PAYMENT_DECLINED)
-    return Unavailable(f"The payment service is unavailable: {error.user_message or type(error).__name__}",
-                       code=ErrorCode.PAYMENT_FAILED)  # fmt: skip
+    return provider_unavailable(error)

@@ -1,0 +1,71 @@
+"""An unreachable database is a 503 with Retry-After and the error envelope (a plain page outside /api), never a
+500 or a stack trace, in every mode; tests/live/test_faults.py stops a real PostgreSQL under a real server."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from insightshop import create_app
+from insightshop.extensions import db
+from tests.api_conformance import ConformingClient
+from tests.live.servers import free_port
+
+
+@pytest.fixture
+def unreachable_app():
+    # Nothing listens on this port: every connection attempt is refused, as while PostgreSQL is stopped.
+    url = f"postgresql+psycopg://root@127.0.0.1:{free_port()}/insightshop"
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": url})
+    app.test_client_class = ConformingClient
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/api/products"), ("GET", "/api/products/1"),
+                                              ("POST", "/api/auth/guest")])  # fmt: skip
+def test_the_api_answers_503_with_retry_after_and_the_envelope(unreachable_app, method, path):
+    # The test client checks the answer against the OpenAPI document too (503 is documented everywhere).
+    response = unreachable_app.test_client().open(path, method=method)
+
+    assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+    assert response.get_json()["error"]["code"] == "service_unavailable"
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_pages_answer_a_friendly_503_page(unreachable_app):
+    started = time.monotonic()
+    response = unreachable_app.test_client().get("/catalog?q=shirt")
+
+    assert time.monotonic() - started < 5  # refused at once, not hanging on the connection
+    assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+    page = response.get_data(as_text=True)
+    assert "briefly unavailable" in page and "Traceback" not in page and "psycopg" not in page
+
+
+def test_healthz_is_503_not_500_and_json_when_asked(unreachable_app):
+    client = unreachable_app.test_client()
+
+    as_page = client.get("/healthz")
+    as_json = client.get("/healthz", headers={"Accept": "application/json"})
+
+    assert as_page.status_code == as_json.status_code == 503
+    assert as_json.get_json()["error"]["code"] == "service_unavailable"
+
+
+def test_postgresql_connections_give_up_quickly():
+    url = "postgresql+psycopg://root@127.0.0.1:5432/insightshop"
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": url})
+
+    options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert options["pool_pre_ping"] is True and options["connect_args"]["connect_timeout"] == 3
+    assert options["pool_timeout"] == 10
+
+
+def test_every_operation_documents_503():
+    from insightshop.schemas.openapi import build_openapi
+
+    operations = [op for item in build_openapi()["paths"].values() for op in item.values()]
+    assert all("503" in operation["responses"] for operation in operations)
