@@ -17,7 +17,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(load_config(app.instance_path, config))
     app.json.sort_keys = False  # keep the documented field order in API responses
 
-    from . import models  # noqa: F401  (registers the mappers)
+    from . import models, observability  # noqa: F401  (importing models registers the mappers)
     from .services import search_index
 
     db.init_app(app)
@@ -32,6 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
+    observability.init_app(app)  # before every other hook: the request id and the clock start first
 
     search_index.install_sync()
 

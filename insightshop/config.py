@@ -73,7 +73,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
-        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS") or None,  # JSON [{name, url, credential?: "caller"}]
+        "ANTHROPIC_MCP_SERVERS": os.environ.get("ANTHROPIC_MCP_SERVERS")
+        or None,  # JSON [{name, url, credential?: "caller"}]
         "ANTHROPIC_HTTP_CLIENT": None,  # tests put a recorded-response client here
         # Receipts: days taken off every shelf-life estimate (0 or negative), and the category agent's limits
         # (each call may go to Claude).
@@ -89,6 +90,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # Every link in mail is built from this, never from the request's Host header.
         "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL") or None,
         "TRUSTED_HOSTS": _split(os.environ.get("TRUSTED_HOSTS")),
+        # Operations: log lines as JSON objects (one per line) for log shippers, plain text for people reading a
+        # terminal; /metrics answers loopback callers, or others sending this bearer token.
+        "LOG_FORMAT": os.environ.get("LOG_FORMAT") or ("json" if production else "text"),
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
     }
     config.update(overrides)
     config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
