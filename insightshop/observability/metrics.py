@@ -3,10 +3,10 @@
 Labels are bounded on purpose (a route's rule, not its path; a known tool's name, not whatever a client sent):
 every distinct label value is a time series kept forever by Prometheus.
 
-Under gunicorn every worker is its own process with its own counters. With PROMETHEUS_MULTIPROC_DIR set (an
-empty directory, set in the environment before the app is imported, wiped at each deploy) prometheus_client
-keeps the values in files there and /metrics adds up every worker's. The gunicorn config must then tell it when a
-worker goes away, or the dead worker's live gauges linger:
+Under gunicorn every worker is its own process with its own counters. With PROMETHEUS_MULTIPROC_DIR set (a
+directory of its own, set in the environment before the app is imported, emptied at each deploy: every *.db file
+in it is read as metrics) prometheus_client keeps the values in files there and /metrics adds up every worker's.
+The gunicorn config must then tell it when a worker goes away, or the dead worker's live gauges linger:
 
     from insightshop.observability.metrics import mark_process_dead
 
