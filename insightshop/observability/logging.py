@@ -20,7 +20,7 @@ from .request_context import current_request_id
 ACCESS_LOGGER = "insightshop.access"
 # Attributes a record may carry through `extra=` that belong in the JSON object (the access line's).
 EXTRA_FIELDS = ("status", "duration_ms", "endpoint")
-TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s%(request_tag)s %(message)s"
 
 
 class RequestContextFilter(logging.Filter):
@@ -68,6 +68,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
+class TextFormatter(logging.Formatter):
+    """For people at a terminal: the usual line, with the request id in brackets when there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        request_id = getattr(record, "request_id", None)
+        record.request_tag = f" [{request_id}]" if request_id else ""
+        return super().format(record)
+
+
 class StderrHandler(logging.StreamHandler):
     """Writes to whatever sys.stderr is now (as logging's last-resort handler does), not the stream at creation:
     test runners and process managers swap it."""
@@ -87,7 +96,7 @@ def make_handler(log_format: str) -> logging.Handler:
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+        handler.setFormatter(TextFormatter(TEXT_FORMAT))
     handler._insightshop = True  # so that a second app in the same process replaces it instead of doubling lines
     return handler
 

@@ -79,3 +79,11 @@ def test_production_defaults_to_json_and_development_to_text(monkeypatch, tmp_pa
     assert load_config(str(tmp_path), production)["LOG_FORMAT"] == "json"
     assert load_config(str(tmp_path), {"APP_ENV": "development"})["LOG_FORMAT"] == "text"
     assert load_config(str(tmp_path), {"APP_ENV": "testing"})["LOG_FORMAT"] == "text"
+
+
+def test_text_lines_show_the_request_id_when_there_is_one(database_url, capsys):
+    app = _app_for(database_url, LOG_FORMAT="text")
+
+    app.test_client().get("/catalog", headers={"X-Request-ID": "req-text-1"})
+
+    assert " INFO insightshop.access [req-text-1] GET /catalog 200" in capsys.readouterr().err

@@ -56,3 +56,20 @@ def test_an_audit_entry_outside_a_request_has_no_id(app):
     db.session.commit()
 
     assert entry.request_id is None
+
+
+def test_the_admin_audit_page_shows_the_request_id(client):
+    from tests.admin_helpers import make_admin
+    from tests.factories import csrf_token
+
+    make_admin()
+    login = {"email": "boss@example.com", "password": "an admin password", "csrf_token": csrf_token(client, "/login")}
+    client.post("/login", data=login)
+    shirt = make_product("Oxford Shirt")
+    token = csrf_token(client, "/admin/products")
+    client.post(f"/admin/products/{shirt.id}/active", data={"csrf_token": token, "active": "0"},
+                headers={"X-Request-ID": "req-admin-1"})  # fmt: skip
+
+    page = client.get("/admin/audit").get_data(as_text=True)
+
+    assert 'request <span class="code">req-admin-1</span>' in page
