@@ -20,6 +20,9 @@ def create_app(config: dict | None = None) -> Flask:
     from . import models, observability  # noqa: F401  (importing models registers the mappers)
     from .services import search_index
 
+    # First, so that its hooks run before every other one (the rate limiter's and CSRF's refusals included): each
+    # answer gets a request id, an access line and its metrics.
+    observability.init_app(app)
     db.init_app(app)
     migrate.init_app(
         app,
@@ -32,7 +35,6 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
-    observability.init_app(app)  # before every other hook: the request id and the clock start first
 
     search_index.install_sync()
 
