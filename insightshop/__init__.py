@@ -22,9 +22,12 @@ def create_app(config: dict | None = None) -> Flask:
         hops = app.config["TRUSTED_PROXY_HOPS"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
-    from . import models  # noqa: F401  (registers the mappers)
+    from . import models, observability  # noqa: F401  (importing models registers the mappers)
     from .services import pricing, rate_limit_storage, search_index
 
+    # First, so that its hooks run before every other one (the rate limiter's and CSRF's refusals included): each
+    # answer gets a request id, an access line and its metrics.
+    observability.init_app(app)
     db.init_app(app)
     migrate.init_app(
         app,

@@ -1,4 +1,4 @@
-"""Flask CLI commands: seed-demo, create-user, catalog-empty, search reindex, sales run-automation."""
+"""Flask CLI commands: seed-demo, create-user, catalog-empty, search reindex, sales run-automation, backup, restore."""
 
 from __future__ import annotations
 
@@ -152,7 +152,46 @@ def receipts_worker(burst: bool) -> None:
     jobs.run_rq_worker(current_app._get_current_object(), burst=burst)
 
 
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def backup(path: str) -> None:
+    """Write the whole database to PATH (pg_dump custom format on PostgreSQL, an SQLite file on SQLite)."""
+    from .services import backups
+    from .services.errors import DomainError
+
+    try:
+        report = backups.backup_database(path)
+    except DomainError as error:
+        raise click.ClickException(error.message) from None
+    _echo_report(f"Backed up {backups.describe_database()} to", report)
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@with_appcontext
+def restore(path: str, yes: bool) -> None:
+    """Replace every table of the database with the backup at PATH (stop the app first)."""
+    from .services import backups
+    from .services.errors import DomainError
+
+    if not yes:
+        click.confirm(f"Replace all data in {backups.describe_database()} with {path}?", abort=True)
+    try:
+        report = backups.restore_database(path)
+    except DomainError as error:
+        raise click.ClickException(error.message) from None
+    _echo_report(f"Restored {backups.describe_database()} from", report)
+
+
+def _echo_report(what: str, report) -> None:
+    click.echo(f"{what} {report.path}: {report.size_bytes:,} bytes, {len(report.tables)} tables, {report.rows:,} rows.")
+    for name, rows in report.tables.items():
+        click.echo(f"  {name}: {rows:,}")
+
+
 def register_cli(app: Flask) -> None:
     for command in (seed_demo, catalog_empty, create_user, search, sales, order_commands, mcp_commands,
-                    receipt_commands):  # fmt: skip
+                    receipt_commands, backup, restore):  # fmt: skip
         app.cli.add_command(command)

@@ -106,6 +106,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "DEBUG": _flag(os.environ.get("FLASK_DEBUG")),
         # Several app servers behind one proxy: each may name itself; the name is sent as X-Served-By when set.
         "INSTANCE_NAME": os.environ.get("INSTANCE_NAME") or None,
+        # Operations: log lines as JSON objects (one per line) for log shippers, plain text for people reading a
+        # terminal; /metrics answers loopback callers, or others sending this bearer token.
+        "LOG_FORMAT": os.environ.get("LOG_FORMAT") or ("json" if production else "text"),
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
     }
     config.update(overrides)
     config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")

@@ -9,9 +9,11 @@ from alembic import context
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Interpret the config file for Python logging, unless the app already set logging up (insightshop.observability:
+# JSON lines in production). fileConfig would replace the app's handler and, by default, silence every logger that
+# exists already, the access log among them.
+if not any(getattr(handler, "_insightshop", False) for handler in logging.getLogger().handlers):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 

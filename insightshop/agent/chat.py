@@ -10,6 +10,7 @@ from sqlalchemy import select, update
 from ..extensions import db
 from ..models.base import utcnow
 from ..models.conversations import ChatMessage, Conversation, PendingConfirmation
+from ..observability import metrics
 from ..services import orders
 from ..services.actors import Actor
 from ..services.errors import Invalid, NotFound
@@ -102,6 +103,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
             turn_cards.append(cards.confirmation_card(entry["confirmation_id"], entry["tool"], entry["summary"]))
 
     engine, plan = respond(text, context, actor, history, execute, observe=observe, conversation_id=conversation.id)
+    metrics.count_chat_turn(engine.name)  # the engine that answered: the offline one when Claude fell back
     turn_cards[:0] = citation_links.citations_cards(plan.citations)  # first: the model's cited text leads the reply
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())

@@ -25,3 +25,5 @@ class AuditEntry(db.Model):
     after: Mapped[dict | None] = mapped_column(JSON)
     outcome: Mapped[str] = mapped_column(String(16), default="ok")
     duration_ms: Mapped[int | None] = mapped_column(Integer)
+    # The HTTP request that made the change (None from the CLI or a worker): joins the entry to its log lines.
+    request_id: Mapped[str | None] = mapped_column(String(64), index=True)

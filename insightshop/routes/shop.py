@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from ..extensions import db
+from ..extensions import db, limiter
+from ..observability import readiness
 from ..schemas.catalog import browse_params
 from ..services import catalog, pricing, shop_policies, wishlist
 from ..services.illustrations import VIEWS, has_close_up, render_product_svg
@@ -80,9 +81,28 @@ def illustration(clothing_type: str, color: str):
 
 
 @shop.get("/healthz")
+@limiter.exempt
 def health():
-    db.session.execute(db.text("SELECT 1"))
-    return {"status": "ok"}
+    # Liveness only: the process answers. A database outage is /readyz's business; restarting a worker for it
+    # would not bring the database back.
+    return _not_cached(jsonify(status="ok"))
+
+
+@shop.get("/readyz")
+@limiter.exempt
+def ready():
+    checks = readiness.check_readiness(db.engine, current_app.config.get("REDIS_URL"))
+    if readiness.is_ready(checks):
+        return _not_cached(jsonify(status="ready", checks=checks))
+    response = _not_cached(jsonify(status="unavailable", checks=checks))
+    response.status_code = 503
+    response.headers["Retry-After"] = "5"
+    return response
+
+
+def _not_cached(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _svg_response(svg: str) -> Response:

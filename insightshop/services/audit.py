@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models.audit import AuditEntry
+from ..observability.request_context import current_request_id
 from .actors import Actor
 
 SECRET_FIELDS = frozenset({"password", "new_password", "current_password", "card_number", "token", "client_secret"})
@@ -41,6 +42,7 @@ def record(actor: Actor, action: str, target_type: str, target_id=None, *, befor
         after=mask(after),
         outcome=outcome,
         duration_ms=duration_ms,
+        request_id=current_request_id(),
     )
     db.session.add(entry)
     return entry

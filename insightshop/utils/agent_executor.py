@@ -16,8 +16,9 @@ from datetime import date
 from flask import current_app, g, has_request_context
 
 from ..extensions import db
-from ..mcp.tools_registry import check_tool_call, get_tool_definition
+from ..mcp.tools_registry import check_tool_call, get_tool_definition, registry
 from ..models.accounts import ApiToken
+from ..observability import metrics
 from ..services import (
     accounts,
     admin_orders,
@@ -75,6 +76,7 @@ def run_tool(name: str, arguments, actor: Actor, *, api_token: ApiToken | None =
     else:
         result = _execute(name, arguments, actor, api_token)
     _audit(actor, name, arguments, result, started)
+    _count(name, result)
     return result
 
 
@@ -137,6 +139,12 @@ def _audit(actor: Actor, name: str, arguments, result: dict, started: float) -> 
     except Exception:
         db.session.rollback()
         log.exception("Could not audit tool call %s", name)
+
+
+def _count(name, result: dict) -> None:
+    # A name that is not a tool is whatever the client or model made up: one "<unknown>" series, not one per name.
+    known = isinstance(name, str) and name in registry().definitions
+    metrics.count_tool_call(name if known else None, _outcome(result))
 
 
 REFUSALS = {"unknown_tool", "invalid_arguments", "forbidden", "unauthorized"}

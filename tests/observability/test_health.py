@@ -1,0 +1,65 @@
+"""/healthz (liveness) and /readyz (readiness): contracts, failures without stack traces, never cached."""
+
+import sqlalchemy as sa
+
+from insightshop.extensions import db
+from tests.conftest import _app_for
+
+
+def test_healthz_answers_ok_and_is_not_cached(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok"}
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_readyz_is_ready_when_the_database_answers_and_redis_is_not_configured(client):
+    response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ready", "checks": {"database": "ok", "redis": "not configured"}}
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_readyz_is_503_with_retry_after_when_the_database_is_down(app, client, monkeypatch):
+    broken = sa.create_engine("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1")
+    monkeypatch.setattr(type(db), "engine", property(lambda _self: broken))
+
+    response = client.get("/readyz")
+
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    assert response.get_json() == {
+        "status": "unavailable",
+        "checks": {"database": "unavailable", "redis": "not configured"},
+    }
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_healthz_stays_alive_while_the_database_is_down(app, client, monkeypatch):
+    broken = sa.create_engine("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1")
+    monkeypatch.setattr(type(db), "engine", property(lambda _self: broken))
+
+    assert client.get("/healthz").status_code == 200
+
+
+def test_readyz_reports_an_unreachable_redis(app, client):
+    app.config["REDIS_URL"] = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
+
+    response = client.get("/readyz")
+
+    assert response.status_code == 503
+    assert response.get_json()["checks"] == {"database": "ok", "redis": "unavailable"}
+
+
+def test_probes_are_exempt_from_rate_limits(database_url):
+    limited = _app_for(database_url, RATELIMIT_DEFAULT="2 per minute")
+    client = limited.test_client()
+
+    probes = {client.get(path).status_code for path in ("/healthz", "/readyz", "/metrics") for _ in range(4)}
+    pages = [client.get("/illustrations/shirt/white.svg") for _ in range(3)]
+
+    assert probes == {200}
+    assert [page.status_code for page in pages] == [200, 200, 429]  # the limit itself is in force
+    assert "X-Request-ID" in pages[-1].headers  # the limiter's refusal still gets an id (and an access line)

@@ -1,0 +1,70 @@
+"""flask backup / flask restore: a round trip puts every table back as it was (SQLite and PostgreSQL alike)."""
+
+from insightshop.extensions import db
+from insightshop.models.orders import Order
+from insightshop.services import backups
+from insightshop.services.actors import Actor
+from tests.factories import make_paid_order, make_product, make_user
+
+
+def _order_totals(order_id: int) -> tuple:
+    order = db.session.get(Order, order_id)
+    return (order.subtotal, order.discount, order.tax, order.shipping, order.total,
+            [(line.sku, line.quantity, line.line_total) for line in order.items])  # fmt: skip
+
+
+def test_backup_then_restore_puts_every_table_back(runner, tmp_path):
+    shirt = make_product("Oxford Shirt", price="49.00")
+    make_product("Linen Trousers", clothing_type="trousers", price="79.00")
+    order = make_paid_order(Actor(user=make_user()), shirt)
+    order_id, totals, counts = order.id, _order_totals(order.id), backups.table_row_counts()
+    path = tmp_path / "shop.backup"
+
+    backed_up = runner.invoke(args=["backup", str(path)])
+    db.session.delete(db.session.get(Order, order_id))
+    db.session.commit()
+    make_product("Added After The Backup")
+    changed = backups.table_row_counts()
+    restored = runner.invoke(args=["restore", "--yes", str(path)])
+
+    assert backed_up.exit_code == 0, backed_up.output
+    assert restored.exit_code == 0, restored.output
+    assert changed["orders"] == counts["orders"] - 1 and changed["products"] == counts["products"] + 1
+    assert backups.table_row_counts() == counts
+    assert _order_totals(order_id) == totals
+    assert f"to {path}: " in backed_up.output and f"{len(counts)} tables" in backed_up.output
+    assert f"  orders: {counts['orders']}" in restored.output
+
+
+def test_a_restore_asks_first_and_a_no_changes_nothing(runner, tmp_path):
+    make_product("Oxford Shirt")
+    path = tmp_path / "shop.backup"
+    runner.invoke(args=["backup", str(path)])
+    make_product("Kept Because The Restore Was Refused")
+    counts = backups.table_row_counts()
+
+    refused = runner.invoke(args=["restore", str(path)], input="n\n")
+
+    assert refused.exit_code != 0 and "Replace all data in" in refused.output
+    assert backups.table_row_counts() == counts
+
+
+def test_a_file_that_is_not_a_backup_is_refused(runner, tmp_path):
+    make_product("Oxford Shirt")
+    bogus = tmp_path / "notes.txt"
+    bogus.write_text("not a database")
+    counts = backups.table_row_counts()
+
+    result = runner.invoke(args=["restore", "--yes", str(bogus)])
+
+    assert result.exit_code != 0 and "is not" in result.output
+    assert backups.table_row_counts() == counts
+
+
+def test_a_backup_file_is_readable_by_its_owner_only(runner, tmp_path):
+    path = tmp_path / "shop.backup"
+
+    runner.invoke(args=["backup", str(path)])
+
+    assert path.stat().st_mode & 0o077 == 0
+    assert not (tmp_path / "shop.backup.partial").exists()
