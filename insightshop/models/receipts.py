@@ -5,11 +5,25 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import JSON, CheckConstraint, Date, Float, ForeignKey, Index, Integer, Numeric, String, Text, func, true
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    Numeric,
+    String,
+    Text,
+    func,
+    true,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from .base import Money, TimestampMixin, UTCDateTime
+from .base import Money, TimestampMixin, UTCDateTime, utcnow
 
 RECEIPT_STATUSES = ("uploaded", "processing", "completed", "needs_review", "failed")
 # Statuses in which the receipt's data may be read and corrected by its owner.
@@ -101,3 +115,14 @@ class ReceiptItem(db.Model):
 
     receipt: Mapped[Receipt] = relationship(back_populates="items")
     category: Mapped[Category | None] = relationship(lazy="joined")
+
+
+class ReceiptFile(db.Model):
+    """An uploaded receipt's bytes, kept in the database so every app server and receipt worker can read them
+    (the files on a machine's disk are only a cache of these)."""
+
+    __tablename__ = "receipt_files"
+
+    stored_name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)

@@ -83,8 +83,9 @@ def illustration(clothing_type: str, color: str):
 @shop.get("/healthz")
 @limiter.exempt
 def health():
-    # Liveness only: the process answers. A database outage is /readyz's business; restarting a worker for it
-    # would not bring the database back.
+    # The process answers and reaches its database; an outage answers 503 with Retry-After (web/errors.py), never a
+    # 500. /readyz also checks Redis, with deadlines of its own.
+    db.session.execute(db.text("SELECT 1"))
     return _not_cached(jsonify(status="ok"))
 
 

@@ -132,3 +132,28 @@ def test_markup_dressed_as_a_photo_is_refused(client, receipts_app):
     for data, name in ((svg, "receipt.png"), (html, "receipt.png"), (svg, "receipt.svg"), (html, "scan.jpg")):
         assert_error(_upload(client, headers, data, name), 415, "unsupported_media_type")
     assert db.session.query(Receipt).count() == 0
+
+
+def test_a_receipt_uploaded_through_one_server_is_served_and_read_by_another(client, receipts_app, tmp_path,
+                                                                             receipt_text):  # fmt: skip
+    """The file lives in the database: another machine (another storage folder) serves and re-reads it."""
+    from insightshop.models.receipts import ReceiptFile
+
+    make_user()
+    headers = bearer(client)
+    receipts_app.config["RECEIPT_STORAGE_DIR"] = str(tmp_path / "machine-a")
+    receipt_id = _upload(client, headers, receipt_text, "corner.txt").get_json()["receipt"]["id"]
+    stored_name = db.session.get(Receipt, receipt_id).stored_name
+
+    receipts_app.config["RECEIPT_STORAGE_DIR"] = str(tmp_path / "machine-b")
+    served = client.get(f"/api/receipts/{receipt_id}/file", headers=headers)
+    reread = client.post(f"/api/receipts/{receipt_id}/reprocess", headers=headers)
+    copied = (tmp_path / "machine-b" / stored_name).read_bytes()
+    deleted = client.delete(f"/api/receipts/{receipt_id}", headers=headers)
+
+    assert served.status_code == 200 and served.data == receipt_text and copied == receipt_text
+    assert not (tmp_path / "machine-a").exists()
+    assert reread.status_code in (200, 202), reread.get_json()
+    assert deleted.status_code == 200
+    assert db.session.get(ReceiptFile, stored_name) is None
+    assert not (tmp_path / "machine-b" / stored_name).exists()

@@ -30,7 +30,8 @@ def test_the_api_answers_503_with_retry_after_and_the_envelope(unreachable_app, 
     # The test client checks the answer against the OpenAPI document too (503 is documented everywhere).
     response = unreachable_app.test_client().open(path, method=method)
 
-    assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+    # At least the outage hint; a rate limit on the route may make it its own (longer) window.
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) >= 5
     assert response.get_json()["error"]["code"] == "service_unavailable"
     assert "Traceback" not in response.get_data(as_text=True)
 
@@ -40,7 +41,8 @@ def test_pages_answer_a_friendly_503_page(unreachable_app):
     response = unreachable_app.test_client().get("/catalog?q=shirt")
 
     assert time.monotonic() - started < 5  # refused at once, not hanging on the connection
-    assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+    # At least the outage hint; a rate limit on the route may make it its own (longer) window.
+    assert response.status_code == 503 and int(response.headers["Retry-After"]) >= 5
     page = response.get_data(as_text=True)
     assert "briefly unavailable" in page and "Traceback" not in page and "psycopg" not in page
 

@@ -125,7 +125,6 @@ def reprocess_receipt(actor: Actor, receipt_id: int) -> Receipt:
 def delete_receipt(actor: Actor, receipt_id: int) -> None:
     """Delete the caller's receipt, its items and its file."""
     receipt = get_receipt(actor, receipt_id)
-    stored_name = receipt.stored_name
+    storage.delete_file(receipt.stored_name)
     db.session.delete(receipt)
     db.session.commit()
-    storage.delete_file(stored_name)

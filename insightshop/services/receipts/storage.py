@@ -1,4 +1,6 @@
-"""Receipt files on disk: outside static/, under random names, read back only through the owner's receipt."""
+"""Receipt files: kept in the database (every app server and receipt worker reads the same bytes), under random
+names, read back only through the owner's receipt. A machine's storage folder (outside static/) holds copies
+written when a file is first served or read there; files stored on disk before the database kept them still work."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from pathlib import Path
 
 from flask import current_app
 
+from ...extensions import db
+from ...models.receipts import ReceiptFile
 from ..errors import NotFound
 from .reading.sniff import sniff_kind
 
@@ -28,8 +32,11 @@ def storage_dir() -> Path:
 
 
 # Markup is text too, but a browser would run it: an SVG or HTML "photo" is refused, never stored.
-MARKUP = re.compile(rb"^\s*(?:\xef\xbb\xbf)?\s*<(?:\?xml|!doctype|html|svg|head|body|script|iframe|object|embed)\b"
-                    rb"|<script\b|<svg\b|<iframe\b|\bjavascript:", re.I)
+MARKUP = re.compile(
+    rb"^\s*(?:\xef\xbb\xbf)?\s*<(?:\?xml|!doctype|html|svg|head|body|script|iframe|object|embed)\b"
+    rb"|<script\b|<svg\b|<iframe\b|\bjavascript:",
+    re.I,
+)
 
 
 def detect_type(data: bytes) -> tuple[str, str] | None:
@@ -56,29 +63,49 @@ def _looks_like_text(head: bytes) -> bool:
 
 
 def save_file(data: bytes, extension: str) -> str:
-    """Write the bytes under a fresh random name; returns that name."""
-    folder = storage_dir()
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Add the bytes under a fresh random name to the session (the caller's commit keeps them); returns the name."""
     name = secrets.token_hex(16) + extension
-    path = folder / name
-    with open(path, "xb") as handle:  # x: never overwrite
-        handle.write(data)
-    os.chmod(path, 0o600)
+    db.session.add(ReceiptFile(stored_name=name, content=data))
     return name
 
 
 def file_path(stored_name: str) -> Path:
-    """The path of a stored file; NotFound when it is gone. Names come from the database, never from a URL."""
-    path = storage_dir() / Path(stored_name).name
-    if not path.is_file():
-        raise NotFound("The receipt's file is no longer stored")
+    """A local path holding the stored file (copied from the database on first use on this machine); NotFound when
+    it is gone. Names come from the database, never from a URL."""
+    path = _local_path(stored_name)
+    if path.is_file():
+        return path
+    data = _stored_bytes(stored_name)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    with open(partial, "xb") as handle:  # x: never overwrite; the rename makes the copy appear whole
+        handle.write(data)
+    os.chmod(partial, 0o600)
+    os.replace(partial, path)
     return path
 
 
 def read_file(stored_name: str) -> bytes:
-    return file_path(stored_name).read_bytes()
+    """The stored file's bytes."""
+    path = _local_path(stored_name)
+    return path.read_bytes() if path.is_file() else _stored_bytes(stored_name)
 
 
 def delete_file(stored_name: str | None) -> None:
+    """Forget the file: its row (committed by the caller) and this machine's copy."""
     if stored_name:
-        (storage_dir() / Path(stored_name).name).unlink(missing_ok=True)
+        stored = db.session.get(ReceiptFile, Path(stored_name).name)
+        if stored is not None:
+            db.session.delete(stored)
+        _local_path(stored_name).unlink(missing_ok=True)
+
+
+def _local_path(stored_name: str) -> Path:
+    return storage_dir() / Path(stored_name).name
+
+
+def _stored_bytes(stored_name: str) -> bytes:
+    stored = db.session.get(ReceiptFile, Path(stored_name).name)
+    if stored is None:
+        raise NotFound("The receipt's file is no longer stored")
+    return stored.content
