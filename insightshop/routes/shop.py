@@ -23,16 +23,20 @@ shop = Blueprint("shop", __name__)
 
 @shop.get("/")
 def show_home():
-    return render_page(
-        "shop/home.html",
-        [],
-        featured=display.whole_rows(catalog.featured_products(display.HOME_GRID_CARDS)),
-        new_arrivals=display.whole_rows(catalog.new_arrivals(display.HOME_GRID_CARDS)),
-        on_sale=display.whole_rows(catalog.on_sale_products(display.HOME_GRID_CARDS)),
-        departments=display.department_tiles(catalog.category_counts()),
-        type_links=display.type_links(),
-        sale=display.sale_banner(pricing.running_sales()),
-    )
+    return render_page("shop/home.html", [], **remember("home", (), _home_rows))
+
+
+def _home_rows() -> dict:
+    """What the home page shows every visitor alike (its product rows, departments, sale banner): no visitor's data,
+    so it is shared through the data cache and only the visitor's own parts are rendered afresh."""
+    return {
+        "featured": display.whole_rows(catalog.featured_products(display.HOME_GRID_CARDS)),
+        "new_arrivals": display.whole_rows(catalog.new_arrivals(display.HOME_GRID_CARDS)),
+        "on_sale": display.whole_rows(catalog.on_sale_products(display.HOME_GRID_CARDS)),
+        "departments": display.department_tiles(catalog.category_counts()),
+        "type_links": display.type_links(),
+        "sale": display.sale_banner(pricing.running_sales()),
+    }
 
 
 @shop.get("/catalog")

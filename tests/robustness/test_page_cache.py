@@ -283,7 +283,7 @@ def test_the_cache_is_off_unless_asked_for_in_tests(app, client):
 
 
 def test_facet_counts_are_shared_and_follow_the_catalog(app):
-    app.config["FACET_CACHE"] = True  # a data cache: on even where pages are not cached (PAGE_CACHE off)
+    app.config["DATA_CACHE"] = True  # a data cache: on even where pages are not cached (PAGE_CACHE off)
     make_product("Oxford Shirt", color="white")
     client = app.test_client()
     first = client.get("/api/products/facets?q=shirt").get_json()
@@ -297,7 +297,7 @@ def test_facet_counts_are_shared_and_follow_the_catalog(app):
 
 
 def test_facet_counts_are_served_from_the_cache(app, monkeypatch):
-    app.config["FACET_CACHE"] = True
+    app.config["DATA_CACHE"] = True
     make_product("Oxford Shirt", color="white")
     client = app.test_client()
     client.get("/catalog?q=shirt")
