@@ -309,6 +309,32 @@ def test_facet_counts_are_served_from_the_cache(app, monkeypatch):
     assert page.status_code == 200 and computed == []  # sort and page do not change the counts
 
 
+def test_shared_page_data_follows_the_catalog_with_pages_uncached(app):
+    app.config["DATA_CACHE"] = True  # home rows, catalog results, related rows: shared data, pages still rendered
+    first = make_product("Oxford Shirt", color="white")
+    client = app.test_client()
+    before = [client.get(url).get_data(as_text=True) for url in ("/", "/catalog?q=shirt", f"/products/{first.id}")]
+
+    make_product("Flannel Shirt", color="navy")
+    after = [client.get(url).get_data(as_text=True) for url in ("/", "/catalog?q=shirt", f"/products/{first.id}")]
+
+    assert all("Flannel Shirt" not in page for page in before)
+    assert all("Flannel Shirt" in page for page in after)
+
+
+def test_shared_page_data_holds_no_visitors_compare_tray(app):
+    app.config["DATA_CACHE"] = True
+    product = make_product("Oxford Shirt")
+    comparer, other = app.test_client(), app.test_client()
+    comparer.get("/catalog?q=shirt")
+    comparer.post(f"/compare/{product.id}", data={"csrf_token": token_of(comparer.get("/").get_data(as_text=True))})
+
+    mine = comparer.get("/catalog?q=shirt").get_data(as_text=True)
+    theirs = other.get("/catalog?q=shirt").get_data(as_text=True)
+
+    assert "✓ Comparing" in mine and "✓ Comparing" not in theirs and "+ Compare" in theirs
+
+
 def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
     product = make_product("Oxford Shirt")
     client = cached.test_client()
