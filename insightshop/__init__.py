@@ -8,11 +8,12 @@ from flask import Flask
 
 from .config import load_config
 from .extensions import csrf, db, htmx, limiter, migrate
+from .web.url_memo import MemoizedUrlFlask
 
 
 def create_app(config: dict | None = None) -> Flask:
     """Application factory: configuration, extensions, blueprints, CLI and error handlers."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = MemoizedUrlFlask(__name__, instance_relative_config=True)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(load_config(app.instance_path, config))
     app.json.sort_keys = False  # keep the documented field order in API responses

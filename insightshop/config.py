@@ -50,6 +50,9 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REDIS_RETRY_SECONDS": float(os.environ.get("REDIS_RETRY_SECONDS", "5.0")),
         # Anonymous visitors' pages are cached (Redis with REDIS_URL, else memory); tests turn it on when they test it.
         "PAGE_CACHE": env != "testing" and _flag(os.environ.get("PAGE_CACHE", "1")),
+        # Data every visitor sees alike (facet counts, the home page's product rows) is not a page: it stays cached
+        # when pages are not (PAGE_CACHE=0), in the same store, ended by the same catalog changes and sale boundaries.
+        "DATA_CACHE": env != "testing" and _flag(os.environ.get("DATA_CACHE", "1")),
         "PAGE_CACHE_SECONDS": int(os.environ.get("PAGE_CACHE_SECONDS", "300")),
         "PAGE_CACHE_PREFIX": os.environ.get("PAGE_CACHE_PREFIX", "insightshop:page:"),
         "PAGE_CACHE_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "512")),

@@ -24,24 +24,26 @@ shop = Blueprint("shop", __name__)
 
 @shop.get("/")
 def show_home():
-    return render_page(
-        "shop/home.html",
-        [],
-        featured=display.whole_rows(catalog.featured_products(display.HOME_GRID_CARDS)),
-        new_arrivals=display.whole_rows(catalog.new_arrivals(display.HOME_GRID_CARDS)),
-        on_sale=display.whole_rows(catalog.on_sale_products(display.HOME_GRID_CARDS)),
-        departments=display.department_tiles(catalog.category_counts()),
-        type_links=display.type_links(),
-        sale=display.sale_banner(pricing.running_sales()),
-    )
+    return render_page("shop/home.html", [], **remember("home", (), _home_rows))
+
+
+def _home_rows() -> dict:
+    """What the home page shows every visitor alike (its product rows, departments, sale banner): no visitor's data,
+    so it is shared through the data cache and only the visitor's own parts are rendered afresh."""
+    return {
+        "featured": display.whole_rows(catalog.featured_products(display.HOME_GRID_CARDS)),
+        "new_arrivals": display.whole_rows(catalog.new_arrivals(display.HOME_GRID_CARDS)),
+        "on_sale": display.whole_rows(catalog.on_sale_products(display.HOME_GRID_CARDS)),
+        "departments": display.department_tiles(catalog.category_counts()),
+        "type_links": display.type_links(),
+        "sale": display.sale_banner(pricing.running_sales()),
+    }
 
 
 @shop.get("/catalog")
 def show_catalog():
     query = browse_params(request.args, strict=False, default_per_page=current_app.config["CATALOG_PAGE_SIZE"])
-    results = catalog.search_catalog(query)
-    facets = remember("facets", replace(query, page=1, sort="relevance"), lambda: catalog.catalog_facets(query))
-    view = display.catalog_view(query, results, facets)
+    view = remember("catalog", query, lambda: _catalog_view(query))
     response = render_page(
         "shop/catalog.html", ["results", "facets", "filters_label", "filters_footer"], view=view, query=query
     )
@@ -51,11 +53,19 @@ def show_catalog():
     return response
 
 
+def _catalog_view(query) -> display.CatalogView:
+    """One page of results with its facets, as every visitor sees it (the data cache shares it)."""
+    facets = remember("facets", replace(query, page=1, sort="relevance"), lambda: catalog.catalog_facets(query))
+    return display.catalog_view(query, catalog.search_catalog(query), facets)
+
+
 @shop.get("/products/<int:product_id>")
 def show_product(product_id: int):
     product = catalog.get_product(product_id)
     view = display.product_view(product, request.args.get("color"), request.args.get("size"), request.args.get("view"))
-    related = display.whole_rows(catalog.related_products(product, display.ROW_CARDS))
+    related = remember(
+        "related", product.id, lambda: display.whole_rows(catalog.related_products(product, display.ROW_CARDS))
+    )
     saved = product.id in wishlist.saved_product_ids(current_actor())
     return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
                        facts=shop_policies.buying_facts(product.fabric), **review_context(product))  # fmt: skip

@@ -83,9 +83,10 @@ def store_in_cache(response: Response) -> Response:
 
 
 def remember(name: str, args: object, compute):
-    """A value every visitor sees alike (facet counts), computed once per catalog generation and sale boundary; the
-    same for logged-in shoppers, since nothing in it is theirs."""
-    if not current_app.config["PAGE_CACHE"]:
+    """A value every visitor sees alike (facet counts, the home page's rows), computed once per catalog generation
+    and sale boundary; the same for logged-in shoppers, since nothing in it is theirs. DATA_CACHE turns it off, not
+    PAGE_CACHE. Values must pickle (the Redis backend stores them)."""
+    if not current_app.config["DATA_CACHE"]:
         return compute()
     cache = current_app.extensions["page_cache"]
     key = f"{name}:" + hashlib.sha256(repr(args).encode()).hexdigest()

@@ -14,7 +14,7 @@ import redis
 from insightshop.extensions import db
 from insightshop.models.catalog import ProductVariant
 from insightshop.models.sales import Sale
-from insightshop.services import admin_products, pricing, reviews
+from insightshop.services import admin_products, catalog, pricing, reviews
 from insightshop.services import page_cache as page_cache_service
 from insightshop.services.actors import Actor
 from insightshop.services.page_cache import GenerationFile, MemoryBackend, PageCache
@@ -282,15 +282,57 @@ def test_the_cache_is_off_unless_asked_for_in_tests(app, client):
     assert app.config["PAGE_CACHE"] is False and date.today()
 
 
-def test_facet_counts_are_shared_and_follow_the_catalog(cached):
+def test_facet_counts_are_shared_and_follow_the_catalog(app):
+    app.config["DATA_CACHE"] = True  # a data cache: on even where pages are not cached (PAGE_CACHE off)
     make_product("Oxford Shirt", color="white")
-    client = cached.test_client()
+    client = app.test_client()
     first = client.get("/api/products/facets?q=shirt").get_json()
+    again = client.get("/catalog?q=shirt")
 
     make_product("Oxford Shirt", color="navy")
     second = client.get("/api/products/facets?q=shirt").get_json()
 
+    assert app.config["PAGE_CACHE"] is False and "X-Cache" not in again.headers
     assert first != second and "navy" in str(second) and "navy" not in str(first)
+
+
+def test_facet_counts_are_served_from_the_cache(app, monkeypatch):
+    app.config["DATA_CACHE"] = True
+    make_product("Oxford Shirt", color="white")
+    client = app.test_client()
+    client.get("/catalog?q=shirt")
+    computed = []
+    monkeypatch.setattr(catalog, "catalog_facets", lambda query: computed.append(query))
+
+    page = client.get("/catalog?q=shirt&sort=newest&page=1")
+
+    assert page.status_code == 200 and computed == []  # sort and page do not change the counts
+
+
+def test_shared_page_data_follows_the_catalog_with_pages_uncached(app):
+    app.config["DATA_CACHE"] = True  # home rows, catalog results, related rows: shared data, pages still rendered
+    first = make_product("Oxford Shirt", color="white")
+    client = app.test_client()
+    before = [client.get(url).get_data(as_text=True) for url in ("/", "/catalog?q=shirt", f"/products/{first.id}")]
+
+    make_product("Flannel Shirt", color="navy")
+    after = [client.get(url).get_data(as_text=True) for url in ("/", "/catalog?q=shirt", f"/products/{first.id}")]
+
+    assert all("Flannel Shirt" not in page for page in before)
+    assert all("Flannel Shirt" in page for page in after)
+
+
+def test_shared_page_data_holds_no_visitors_compare_tray(app):
+    app.config["DATA_CACHE"] = True
+    product = make_product("Oxford Shirt")
+    comparer, other = app.test_client(), app.test_client()
+    comparer.get("/catalog?q=shirt")
+    comparer.post(f"/compare/{product.id}", data={"csrf_token": token_of(comparer.get("/").get_data(as_text=True))})
+
+    mine = comparer.get("/catalog?q=shirt").get_data(as_text=True)
+    theirs = other.get("/catalog?q=shirt").get_data(as_text=True)
+
+    assert "✓ Comparing" in mine and "✓ Comparing" not in theirs and "+ Compare" in theirs
 
 
 def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
