@@ -39,8 +39,6 @@ def on_starting(server):
 def child_exit(server, worker):
     """A dead worker's live gauges must not be summed any more."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        try:
-            from prometheus_client import multiprocess
-        except ImportError:
-            return
-        multiprocess.mark_process_dead(worker.pid)
+        from insightshop.observability.metrics import mark_process_dead
+
+        mark_process_dead(worker.pid)
