@@ -1,5 +1,6 @@
 """/healthz (liveness) and /readyz (readiness): contracts, failures without stack traces, never cached."""
 
+import pytest
 import sqlalchemy as sa
 
 from insightshop.extensions import db
@@ -49,9 +50,22 @@ def test_readyz_reports_an_unreachable_redis(app, client):
     assert response.get_json()["checks"] == {"database": "ok", "redis": "unavailable"}
 
 
-def test_probes_are_exempt_from_rate_limits(database_url):
-    limited = _app_for(database_url, RATELIMIT_DEFAULT="2 per minute")
-    client = limited.test_client()
+@pytest.fixture
+def default_limit_of_two(database_url):
+    """An app with a default limit on every route. The limiter is one object for every app of the process, and
+    init_app keeps the first default limits it sees: put the previous (none) back so later tests are not limited."""
+    from insightshop.extensions import limiter
+
+    previous = list(limiter.limit_manager._default_limits)
+    limiter.limit_manager.set_default_limits([])
+    try:
+        yield _app_for(database_url, RATELIMIT_DEFAULT="2 per minute")
+    finally:
+        limiter.limit_manager.set_default_limits(previous)
+
+
+def test_probes_are_exempt_from_rate_limits(default_limit_of_two):
+    client = default_limit_of_two.test_client()
 
     probes = {client.get(path).status_code for path in ("/healthz", "/readyz", "/metrics") for _ in range(4)}
     pages = [client.get("/illustrations/shirt/white.svg") for _ in range(3)]
