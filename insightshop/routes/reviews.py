@@ -9,6 +9,8 @@ from ..services import catalog, reviews
 from ..services.errors import DomainError
 from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
+from ..web.page_cache import remember
+from ..web.product_page import ProductPage, product_page, review_form_view
 from ..web.rendering import is_fragment_request, render_page
 
 review_pages = Blueprint("reviews", __name__)
@@ -33,8 +35,9 @@ def save_review(product_id: int):
         flash(notice or "Your review could not be saved: " + _errors(form), "success" if notice else "error")
         return redirect(url_for("shop.show_product", product_id=product.id) + "#reviews", 303)
     # The header's stars and count come along (out of band): a counted review changes them at once.
+    page = shared_product_page(product.id)
     return render_page("shop/product.html", ["reviews", "product_rating"], status=status, rating_out_of_band=True,
-                       **review_context(product, form, notice))  # fmt: skip
+                       **review_context(page, form, notice))  # fmt: skip
 
 
 @review_pages.post("/reviews/<int:review_id>/delete")
@@ -50,22 +53,24 @@ def delete_review(review_id: int):
     return redirect(url_for("shop.show_product", product_id=review_product) + "#reviews", 303)
 
 
-def review_context(product, form: ReviewForm | None = None, notice: str | None = None) -> dict:
-    """What the reviews block of the product page shows."""
-    actor = current_actor()
-    own = reviews.review_by(actor, product.id)
-    if form is None:
-        form = ReviewForm(
-            formdata=None, rating=str(int(own.rating)) if own else "5", comment=own.comment if own else ""
-        )
+def review_context(page: ProductPage, form: ReviewForm | None = None, notice: str | None = None) -> dict:
+    """What the reviews block of the product page shows: the shared list, and this visitor's own review and form."""
+    own = reviews.review_by(current_actor(), page.product.id)
     return {
-        "product": product,
-        "reviews": reviews.list_reviews(product.id),
+        "product": page.product,
+        "reviews": page.reviews,
         "own_review": own,
-        "review_form": form,
+        "review_form": review_form_view(form, own),
         "review_notice": notice,
-        "action_form": EmptyForm(),
     }
+
+
+def shared_product_page(product_id: int, color: str | None = None, size: str | None = None,
+                        picture: str | None = None) -> ProductPage:  # fmt: skip
+    """The product page's part every visitor sees alike, from the data cache (keyed by the raw choices)."""
+    return remember(
+        "product", (product_id, color, size, picture), lambda: product_page(product_id, color, size, picture)
+    )
 
 
 def _errors(form) -> str:

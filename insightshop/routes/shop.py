@@ -17,7 +17,7 @@ from ..web import display
 from ..web.auth import current_actor
 from ..web.page_cache import remember
 from ..web.rendering import is_fragment_request, render_page
-from .reviews import review_context
+from .reviews import review_context, shared_product_page
 
 shop = Blueprint("shop", __name__)
 
@@ -61,14 +61,16 @@ def _catalog_view(query) -> display.CatalogView:
 
 @shop.get("/products/<int:product_id>")
 def show_product(product_id: int):
-    product = catalog.get_product(product_id)
-    view = display.product_view(product, request.args.get("color"), request.args.get("size"), request.args.get("view"))
-    related = remember(
-        "related", product.id, lambda: display.whole_rows(catalog.related_products(product, display.ROW_CARDS))
-    )
-    saved = product.id in wishlist.saved_product_ids(current_actor())
-    return render_page("shop/product.html", ["product_main"], view=view, related=related, saved=saved,
-                       facts=shop_policies.buying_facts(product.fabric), **review_context(product))  # fmt: skip
+    args = request.args
+    page = shared_product_page(product_id, args.get("color"), args.get("size"), args.get("view"))
+    related = remember("related", product_id, lambda: _related_cards(product_id))
+    saved = product_id in wishlist.saved_product_ids(current_actor())
+    return render_page("shop/product.html", ["product_main"], view=page.view, related=related, saved=saved,
+                       facts=shop_policies.buying_facts(page.product.fabric), **review_context(page))  # fmt: skip
+
+
+def _related_cards(product_id: int) -> list[display.Card]:
+    return display.whole_rows(catalog.related_products(catalog.get_product(product_id), display.ROW_CARDS))
 
 
 @shop.get("/products/<int:product_id>/image.svg")

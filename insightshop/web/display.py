@@ -43,6 +43,9 @@ class Card:
     list_price: str | None = None
     color: str | None = None  # the colour the picture shows (the one the shopper filtered by, when any)
     misses: list[str] = field(default_factory=list)  # for a closest match: what it lacks ("over $50")
+    # The compare toggle's URL, built with the card (shared) rather than per card per request; None in cards
+    # cached by an older release, for which the button builds it itself.
+    compare_url: str | None = None
 
 
 @dataclass
@@ -182,6 +185,7 @@ def card(product: Product, book: PriceBook | None = None, *, color: str | None =
         badge=badge,
         color=color,
         misses=misses or [],
+        compare_url=url_for("compare.toggle", product_id=product.id),
     )
 
 

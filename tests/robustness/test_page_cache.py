@@ -335,6 +335,39 @@ def test_shared_page_data_holds_no_visitors_compare_tray(app):
     assert "✓ Comparing" in mine and "✓ Comparing" not in theirs and "+ Compare" in theirs
 
 
+def test_shared_product_page_data_holds_no_visitors_own_review(app):
+    app.config["DATA_CACHE"] = True  # the product, pickers and reviews are shared; the visitor's review form is not
+    product = make_product("Oxford Shirt")
+    author, other = app.test_client(), app.test_client()
+    author.post(f"/products/{product.id}/reviews", data={"rating": "3", "comment": "Runs small", "user_name": "Pat",
+                "csrf_token": token_of(author.get(f"/products/{product.id}").get_data(as_text=True))})  # fmt: skip
+
+    mine = author.get(f"/products/{product.id}").get_data(as_text=True)
+    theirs = other.get(f"/products/{product.id}").get_data(as_text=True)
+
+    assert "Runs small" in mine and "Runs small" in theirs  # the list is everybody's
+    assert "Edit your review" in mine and "Delete my review" in mine and '<option selected value="3">' in mine
+    assert (
+        "\nRuns small</textarea>" in mine and token_of(mine) in mine.split("Delete my review")[0].rsplit("<form", 1)[1]
+    )
+    assert "Write a review" in theirs and "Delete my review" not in theirs and '<option selected value="5">' in theirs
+    assert "\nRuns small</textarea>" not in theirs and token_of(mine) not in theirs
+
+
+def test_review_form_errors_keep_what_the_visitor_typed(app):
+    app.config["DATA_CACHE"] = True
+    product = make_product("Oxford Shirt")
+    client = app.test_client()
+    token = token_of(client.get(f"/products/{product.id}").get_data(as_text=True))
+
+    response = client.post(f"/products/{product.id}/reviews", data={"rating": "2", "comment": "Itchy", "csrf_token": token},
+                           headers={"HX-Request": "true"})  # fmt: skip
+    html = response.get_data(as_text=True)
+
+    assert response.status_code == 422 and 'class="field field--error"' in html and "Please add your name" in html
+    assert '<option selected value="2">' in html and "\nItchy</textarea>" in html and f'value="{token}"' in html
+
+
 def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
     product = make_product("Oxford Shirt")
     client = cached.test_client()
