@@ -21,13 +21,23 @@ import pytest
 
 from tests.live.servers import TEST_SECRET, free_port
 
-BIN = Path(os.environ.get("POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _server_binaries() -> Path:
+    """Where initdb and pg_ctl are: POSTGRES_BIN, else pg_config's answer, else the newest Debian cluster version."""
+    candidates = [os.environ.get("POSTGRES_BIN")]
+    if shutil.which("pg_config"):
+        candidates.append(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip())
+    candidates += sorted((str(path) for path in Path("/usr/lib/postgresql").glob("*/bin")), reverse=True)
+    for candidate in filter(None, candidates):
+        if (Path(candidate) / "initdb").exists():
+            return Path(candidate)
+    # make test needs a PostgreSQL server on this machine anyway (its second half runs on one): say what is missing.
+    pytest.fail("PostgreSQL's server binaries (initdb, pg_ctl) were not found; set POSTGRES_BIN to their folder")
 
 
 class PrivatePostgres:
     def __init__(self):
-        if not (BIN / "initdb").exists():
-            pytest.skip(f"PostgreSQL's server binaries are not in {BIN} (set POSTGRES_BIN)")
+        self.bin = _server_binaries()
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="insightshop-pg-"))
         self.data = self.root / "data"
@@ -43,17 +53,19 @@ class PrivatePostgres:
         if os.geteuid() == 0:
             shutil.chown(self.root, "postgres", "postgres")
         # The superuser is called root, like the machine's server's, so the same URLs work; fsync off: a throwaway.
-        self._run(str(BIN / "initdb"), "-D", str(self.data), "-U", "root", "-A", "trust", "--no-sync",
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "root", "-A", "trust", "--no-sync",
                   "--no-instructions", "-E", "UTF8", "--locale=C")  # fmt: skip
         return self
 
     def start(self) -> None:
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-        self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log_path), "-o", options, "-w", "start")
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log_path), "-o", options, "-w", "start"
+        )
 
     def stop(self) -> None:
         """Fast shutdown: open connections are cut, new ones refused until start()."""
-        self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def create_database(self, name: str) -> str:
         import psycopg
@@ -72,7 +84,7 @@ class PrivatePostgres:
     def __exit__(self, *exc) -> None:
         try:
             if (self.data / "postmaster.pid").exists():
-                self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+                self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
