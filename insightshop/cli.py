@@ -164,6 +164,8 @@ def backup(path: str) -> None:
         report = backups.backup_database(path)
     except DomainError as error:
         raise click.ClickException(error.message) from None
+    except OSError as error:  # a folder that does not exist or cannot be written
+        raise click.ClickException(f"Could not write {path}: {error.strerror}") from None
     _echo_report(f"Backed up {backups.describe_database()} to", report)
 
 

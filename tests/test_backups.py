@@ -68,3 +68,10 @@ def test_a_backup_file_is_readable_by_its_owner_only(runner, tmp_path):
 
     assert path.stat().st_mode & 0o077 == 0
     assert not (tmp_path / "shop.backup.partial").exists()
+
+
+def test_a_backup_into_a_missing_folder_says_so_and_writes_nothing(runner, tmp_path):
+    result = runner.invoke(args=["backup", str(tmp_path / "no-such-folder" / "shop.bak")])
+
+    assert result.exit_code == 1 and "Could not write" in result.output and "No such file" in result.output
+    assert not (tmp_path / "no-such-folder").exists()
