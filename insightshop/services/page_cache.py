@@ -9,7 +9,6 @@ Backends: Redis when REDIS_URL is set (several machines share entries and genera
 
 from __future__ import annotations
 
-import logging
 import os
 import pickle
 import threading
@@ -24,13 +23,11 @@ from sqlalchemy.orm import Session
 from ..models.catalog import Product, ProductVariant
 from ..models.reviews import Review
 from ..models.sales import Sale
-
-log = logging.getLogger(__name__)
+from .outages import Outage
 
 WATCHED_MODELS = (Product, ProductVariant, Sale, Review)
 GENERATION_FILE = "catalog_generation"
 CHANGED_FLAG = "page_cache_catalog_changed"
-REDIS_RETRY_SECONDS = 30
 
 
 class GenerationFile:
@@ -132,10 +129,13 @@ class RedisBackend:
 class PageCache:
     """Redis when configured and reachable, else memory; a Redis outage is logged once and never fails a page."""
 
-    def __init__(self, instance_path: str, *, redis_url: str | None, prefix: str, max_entries: int):
+    def __init__(self, instance_path: str, *, redis_url: str | None, prefix: str, max_entries: int,
+                 retry_seconds: float = 5.0):  # fmt: skip
         self.memory = MemoryBackend(GenerationFile(instance_path), max_entries)
         self.redis = RedisBackend(redis_url, prefix) if redis_url else None
-        self._redis_down_since: float | None = None
+        self.outage = Outage("Redis (page cache)", "pages are cached in this process's memory")
+        self.retry_seconds = retry_seconds
+        self._next_try = 0.0
 
     def get(self, key: str) -> object | None:
         return self._call("get", key)
@@ -166,18 +166,16 @@ class PageCache:
         return getattr(self.memory, name)(*args)
 
     def _redis_usable(self) -> bool:
-        down = self._redis_down_since
-        return down is None or time.monotonic() - down >= REDIS_RETRY_SECONDS
+        # While it is down, a call tries Redis again at most every retry_seconds; the others use memory at once.
+        return not self.outage.down or time.monotonic() >= self._next_try
 
     def _redis_failed(self, error: Exception) -> None:
-        if self._redis_down_since is None:
-            log.warning("Page cache: Redis is unreachable (%s); using this process's memory until it is back", error)
-        self._redis_down_since = time.monotonic()
+        self._next_try = time.monotonic() + self.retry_seconds
+        self.outage.failed(error)
 
     def _redis_recovered(self) -> None:
-        if self._redis_down_since is not None:
-            self._redis_down_since = None
-            log.warning("Page cache: Redis is back")
+        if self.outage.down:
+            self.outage.recovered()
             # Changes committed while it was down did not reach Redis: whatever it holds may be stale.
             self.redis.bump()
 

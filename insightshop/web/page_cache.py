@@ -34,6 +34,7 @@ def init_app(app: Flask) -> None:
         redis_url=app.config["REDIS_URL"],
         prefix=app.config["PAGE_CACHE_PREFIX"],
         max_entries=app.config["PAGE_CACHE_ENTRIES"],
+        retry_seconds=float(app.config.get("REDIS_RETRY_SECONDS", 5.0)),
     )
     # Even with the cache off here, commits bump the generation: other processes (or this app's CLI) may cache.
     install_invalidation(_current_cache)

@@ -3,6 +3,7 @@ person-specific page is ever stored or served; catalog changes and sale boundari
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from datetime import UTC, date, datetime, timedelta
@@ -15,7 +16,6 @@ from insightshop.extensions import db
 from insightshop.models.catalog import ProductVariant
 from insightshop.models.sales import Sale
 from insightshop.services import admin_products, catalog, pricing, reviews
-from insightshop.services import page_cache as page_cache_service
 from insightshop.services.actors import Actor
 from insightshop.services.page_cache import GenerationFile, MemoryBackend, PageCache
 from insightshop.web import page_cache as web_page_cache
@@ -260,7 +260,7 @@ def test_the_redis_backend_shares_pages_and_invalidates(cached, redis_prefix):
 
 def test_unreachable_redis_falls_back_to_memory_and_logs_once(cached, caplog, monkeypatch):
     # Alembic's logging setup (the migrated test database) disables loggers that existed before it ran.
-    monkeypatch.setattr(page_cache_service.log, "disabled", False)
+    monkeypatch.setattr(logging.getLogger("insightshop.outages"), "disabled", False)
     cached.extensions["page_cache"] = PageCache(cached.instance_path, redis_url="redis://127.0.0.1:1/0",
                                                 prefix="unused:", max_entries=8)  # fmt: skip
     product = make_product("Oxford Shirt")
@@ -274,7 +274,7 @@ def test_unreachable_redis_falls_back_to_memory_and_logs_once(cached, caplog, mo
     assert [r.status_code for r in responses] == [200, 200, 200]
     assert [r.headers["X-Cache"] for r in responses] == ["miss", "hit", "hit"]
     assert after.headers["X-Cache"] == "miss" and "Oxford Shirt Two" in after.get_data(as_text=True)
-    assert len([r for r in caplog.records if "Redis is unreachable" in r.getMessage()]) == 1
+    assert len([r for r in caplog.records if "Redis (page cache) is unreachable" in r.getMessage()]) == 1
 
 
 def test_the_cache_is_off_unless_asked_for_in_tests(app, client):
