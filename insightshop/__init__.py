@@ -17,12 +17,6 @@ def create_app(config: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(load_config(app.instance_path, config))
     app.json.sort_keys = False  # keep the documented field order in API responses
-    if app.config["TRUSTED_PROXY_HOPS"]:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        hops = app.config["TRUSTED_PROXY_HOPS"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
-
     from . import models, observability  # noqa: F401  (importing models registers the mappers)
     from .services import pricing, rate_limit_storage, search_index
 
@@ -56,4 +50,10 @@ def create_app(config: dict | None = None) -> Flask:
     register_blueprints(app)
     register_web(app)
     register_cli(app)
+    if app.config["TRUSTED_PROXY_HOPS"]:
+        # Outermost, so that every layer inside (the page cache's server too) sees the visitor's address and scheme.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = app.config["TRUSTED_PROXY_HOPS"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     return app

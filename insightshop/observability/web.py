@@ -55,9 +55,19 @@ def init_app(app: Flask) -> None:
     def record_request(response: Response) -> Response:
         seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
         rule = request.url_rule.rule if request.url_rule is not None else None
-        metrics.observe_request(request.method, rule, response.status_code, seconds)
-        level = logging.DEBUG if request.endpoint in QUIET_ENDPOINTS else logging.INFO
-        access_log.log(level, "%s %s %s", request.method, loggable_path(), response.status_code,
-                       extra={"status": response.status_code, "duration_ms": round(seconds * 1000, 1),
-                              "endpoint": request.endpoint})  # fmt: skip
+        record_answer(request.method, rule, request.endpoint, response.status_code, seconds)
         return response
+
+
+def record_answer(method: str, rule: str | None, endpoint: str | None, status: int, seconds: float,
+                  request_fields: dict | None = None) -> None:  # fmt: skip
+    """Count an answered request and write its access line. Inside a Flask request the log filter adds the request
+    id, method and path; an answer made outside one (the page cache's) passes them as request_fields."""
+    metrics.observe_request(method, rule, status, seconds)
+    level = logging.DEBUG if endpoint in QUIET_ENDPOINTS else logging.INFO
+    if access_log.isEnabledFor(level):
+        request_fields = request_fields or {}
+        path = request_fields.get("path") or loggable_path()
+        access_log.log(level, "%s %s %s", method, path, status,
+                       extra={"status": status, "duration_ms": round(seconds * 1000, 1), "endpoint": endpoint,
+                              **request_fields})  # fmt: skip

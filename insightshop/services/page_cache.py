@@ -1,14 +1,21 @@
 """A cache of what every anonymous visitor sees alike (pages, fragments, facet counts), invalidated by the catalog.
 
-Entries are stored with the catalog generation they were made at; any commit that writes a product, variant, sale
-or review bumps the generation, so an entry from before it is a miss. Sales also start and end at midnight without
+Entries are stored with the catalog generation read when their lookup missed, before they were computed; any commit
+that writes a product, variant, sale or review bumps the generation, so an entry computed before it is a miss, even
+one stored after it (a change committed while a page was rendering). Sales also start and end at midnight without
 any write: the caller bounds each entry's lifetime by the next such boundary (see pricing.next_price_change).
 
 Backends: Redis when REDIS_URL is set (several machines share entries and generation), else this process's memory
-(a bounded LRU). This module knows nothing of HTTP: keys and values are plain strings and bytes."""
+(a bounded LRU). This module knows nothing of HTTP: keys are strings, values anything that pickles.
+
+Values in Redis are pickled and signed (HMAC-SHA256 with the app's secret): a value that anyone else wrote into that
+Redis is refused before it is unpickled, so write access to Redis is not a way to run code in the app."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import logging
 import os
 import pickle
 import threading
@@ -24,6 +31,8 @@ from ..models.catalog import Product, ProductVariant
 from ..models.reviews import Review
 from ..models.sales import Sale
 from .outages import Outage
+
+log = logging.getLogger(__name__)
 
 WATCHED_MODELS = (Product, ProductVariant, Sale, Review)
 GENERATION_FILE = "catalog_generation"
@@ -74,21 +83,22 @@ class MemoryBackend:
         self._entries: OrderedDict[str, tuple[float, object]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> object | None:
+    def get(self, key: str) -> tuple[object | None, str]:
+        """The value (None when missing or stale) and the generation it was looked up at."""
         generation = self.generation.read()
         with self._lock:
             found = self._entries.get(key)
             if found is None:
-                return None
+                return None, generation
             expires, (stored_generation, value) = found
             if stored_generation != generation or expires <= time.monotonic():
                 del self._entries[key]
-                return None
+                return None, generation
             self._entries.move_to_end(key)
-            return value
+            return value, generation
 
-    def set(self, key: str, value: object, ttl: int) -> None:
-        entry = (time.monotonic() + ttl, (self.generation.read(), value))
+    def set(self, key: str, value: object, ttl: int, generation: str) -> None:
+        entry = (time.monotonic() + ttl, (generation, value))
         with self._lock:
             self._entries[key] = entry
             self._entries.move_to_end(key)
@@ -104,51 +114,88 @@ class MemoryBackend:
 class RedisBackend:
     """Entries and the generation in Redis: one MGET reads both, so a lookup is a single round trip."""
 
-    def __init__(self, url: str, prefix: str):
+    def __init__(self, url: str, prefix: str, signing_key: bytes):
         import redis
 
         self.client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
-        self.prefix = prefix
+        self.entry_prefix = f"{prefix}signed:"  # apart from unsigned entries an older release left behind
         self.generation_key = f"{prefix}generation"
+        self.signing_key = hashlib.sha256(b"insightshop page cache\0" + signing_key).digest()
 
-    def get(self, key: str) -> object | None:
-        generation, stored = self.client.mget(self.generation_key, self.prefix + key)
+    def get(self, key: str) -> tuple[object | None, bytes]:
+        generation, stored = self.client.mget(self.generation_key, self.entry_prefix + key)
+        generation = generation or b"0"
         if stored is None:
-            return None
-        stored_generation, value = pickle.loads(stored)  # written only by this module, under our own prefix
-        return value if stored_generation == (generation or b"0") else None
+            return None, generation
+        payload = self._verified(stored)
+        if payload is None:
+            log.warning("A page cache entry in Redis has no valid signature; ignored (key %s)", key)
+            return None, generation
+        stored_generation, value = pickle.loads(payload)  # signed by this module with the app's secret
+        return (value if stored_generation == generation else None), generation
 
-    def set(self, key: str, value: object, ttl: int) -> None:
-        generation = self.client.get(self.generation_key) or b"0"
-        self.client.set(self.prefix + key, pickle.dumps((generation, value)), ex=max(1, ttl))
+    def set(self, key: str, value: object, ttl: int, generation: bytes) -> None:
+        payload = pickle.dumps((generation, value), protocol=pickle.HIGHEST_PROTOCOL)
+        self.client.set(self.entry_prefix + key, self._signature(payload) + payload, ex=max(1, ttl))
+
+    def _signature(self, payload: bytes) -> bytes:
+        return hmac.new(self.signing_key, payload, hashlib.sha256).digest()
+
+    def _verified(self, stored: bytes) -> bytes | None:
+        signature, payload = stored[:32], stored[32:]
+        return payload if hmac.compare_digest(signature, self._signature(payload)) else None
 
     def bump(self) -> None:
         self.client.incr(self.generation_key)
+
+
+# Which backend a lookup used and the generation it read there (see PageCache.lookup).
+Stamp = tuple[object, object]
 
 
 class PageCache:
     """Redis when configured and reachable, else memory; a Redis outage is logged once and never fails a page."""
 
     def __init__(self, instance_path: str, *, redis_url: str | None, prefix: str, max_entries: int,
-                 retry_seconds: float = 5.0):  # fmt: skip
+                 signing_key: bytes = b"", retry_seconds: float = 5.0):  # fmt: skip
         self.memory = MemoryBackend(GenerationFile(instance_path), max_entries)
-        self.redis = RedisBackend(redis_url, prefix) if redis_url else None
+        self.redis = RedisBackend(redis_url, prefix, signing_key) if redis_url else None
         self.outage = Outage("Redis (page cache)", "pages are cached in this process's memory")
         self.retry_seconds = retry_seconds
         self._next_try = 0.0
 
-    def get(self, key: str) -> object | None:
+    def lookup(self, key: str) -> tuple[object | None, Stamp]:
+        """The stored value (None on a miss) and a stamp to store a freshly computed value with.
+
+        Compute the value only after the lookup: the stamp holds the generation read now, so a change committed
+        while the value was being computed makes the stored copy stale at once."""
         return self._call("get", key)
 
-    def set(self, key: str, value: object, ttl: int) -> None:
-        if ttl > 0:
-            self._call("set", key, value, ttl)
+    def get(self, key: str) -> object | None:
+        return self.lookup(key)[0]
+
+    def store(self, key: str, value: object, ttl: int, stamp: Stamp) -> None:
+        backend, generation = stamp
+        if ttl <= 0 or backend is not self._backend():
+            return  # Redis went down or came back since the lookup: this one value goes unstored
+        if backend is self.memory:
+            self.memory.set(key, value, ttl, generation)
+            return
+        import redis
+
+        try:
+            self.redis.set(key, value, ttl, generation)
+        except redis.RedisError as error:
+            self._redis_failed(error)
 
     def bump(self) -> None:
         """The catalog changed: every entry made before now is stale, in every process and on every machine."""
         self.memory.bump()  # also when Redis is up: a worker that fell back to memory must not keep stale pages
         if self.redis is not None:
             self._call("bump")
+
+    def _backend(self) -> MemoryBackend | RedisBackend:
+        return self.redis if self.redis is not None and not self.outage.down else self.memory
 
     def _call(self, name: str, *args):
         import redis
@@ -160,10 +207,11 @@ class PageCache:
                 self._redis_failed(error)
             else:
                 self._redis_recovered()
-                return result
+                return (result[0], (self.redis, result[1])) if name == "get" else result
         if name == "bump":
             return None  # the memory backend was bumped already
-        return getattr(self.memory, name)(*args)
+        result = getattr(self.memory, name)(*args)
+        return (result[0], (self.memory, result[1])) if name == "get" else result
 
     def _redis_usable(self) -> bool:
         # While it is down, a call tries Redis again at most every retry_seconds; the others use memory at once.

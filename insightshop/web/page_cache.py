@@ -1,10 +1,9 @@
-"""Anonymous visitors' pages from the page cache (services/page_cache.py): who may be served a shared copy, and
-the visitor's own CSRF token put back into every copy.
+"""Anonymous visitors' pages from the page cache (services/page_cache.py): which answers may be stored, and the data
+every visitor sees alike (remember). Stored pages are served by web/cached_pages.py before Flask runs.
 
 A shared copy must never carry one shopper's cart badge, name, compare tray, flashes, chat or token to another, so
-only requests that carry no per-person state are served from it or stored in it: GET/HEAD, no Authorization
-header, no remember-me cookie, and a session holding nothing but the CSRF secret (a guest cart, compare tray,
-wishlist, chat, flash or login all add session keys)."""
+only requests that carry no per-person state are served from it or stored in it (web/anonymous_session.py), and
+the CSRF token in every copy is a placeholder that each visitor's own token replaces."""
 
 from __future__ import annotations
 
@@ -12,20 +11,14 @@ import hashlib
 from datetime import datetime
 
 from flask import Flask, Response, current_app, g, has_app_context, request, session
-from flask_wtf.csrf import generate_csrf
 
 from ..models.base import utcnow
 from ..services import pricing
 from ..services.page_cache import PageCache, install_invalidation
-from .rendering import is_fragment_request
+from .anonymous_session import holds_nothing_personal
+from .cached_pages import LOOKUP, STORABLE, CachedPageServer, Storable
 
 CACHED_ENDPOINTS = frozenset({"shop.show_home", "shop.show_catalog", "shop.show_product"})
-# The CSRF secret is per visitor, but the token it signs is substituted into every copy (below).
-ANONYMOUS_SESSION_KEYS = frozenset({"csrf_token"})
-CSRF_PLACEHOLDER = b"__insightshop_csrf_token__"
-UNSTORED_HEADERS = frozenset({"set-cookie", "content-length", "x-cache"})
-KEY = "page_cache_key"
-HIT = "page_cache_hit"
 
 
 def init_app(app: Flask) -> None:
@@ -34,52 +27,38 @@ def init_app(app: Flask) -> None:
         redis_url=app.config["REDIS_URL"],
         prefix=app.config["PAGE_CACHE_PREFIX"],
         max_entries=app.config["PAGE_CACHE_ENTRIES"],
+        signing_key=str(app.secret_key).encode(),
         retry_seconds=float(app.config.get("REDIS_RETRY_SECONDS", 5.0)),
     )
     # Even with the cache off here, commits bump the generation: other processes (or this app's CLI) may cache.
     install_invalidation(_current_cache)
     if app.config["PAGE_CACHE"]:
-        app.before_request(serve_from_cache)  # registered last: the request guards run first
-        app.after_request(store_in_cache)
+        enable(app)
+
+
+def enable(app: Flask) -> None:
+    """Serve stored pages in front of the app, and mark what the app answers for storing."""
+    app.config["PAGE_CACHE"] = True
+    app.wsgi_app = CachedPageServer(app.wsgi_app, app, CACHED_ENDPOINTS)
+    app.after_request(mark_storable)
 
 
 def _current_cache() -> PageCache | None:
     return current_app.extensions.get("page_cache") if has_app_context() else None
 
 
-def serve_from_cache() -> Response | None:
-    """A stored copy of this page with a fresh CSRF token for this visitor, or None to render it."""
-    g.pop(HIT, None)  # tests may keep one app context (and g) across requests
-    g.pop(KEY, None)
-    key = _cache_key()
-    if key is None:
-        return None
-    setattr(g, KEY, key)
-    stored = current_app.extensions["page_cache"].get(key)
-    if stored is None:
-        return None
-    status, headers, body = stored
-    response = current_app.response_class(body.replace(CSRF_PLACEHOLDER, generate_csrf().encode()), status, headers)
-    response.headers["X-Cache"] = "hit"
-    setattr(g, HIT, True)
-    return response
-
-
-def store_in_cache(response: Response) -> Response:
-    """Keep an anonymous page just rendered, its CSRF token replaced by a placeholder."""
-    key = g.pop(KEY, None)
-    if key is None or g.pop(HIT, False):
+def mark_storable(response: Response) -> Response:
+    """Tell the cached page server (which looked this page up and missed) that the answer may be shared."""
+    if LOOKUP not in request.environ or request.method != "GET" or request.endpoint not in CACHED_ENDPOINTS:
         return response
-    response.headers["X-Cache"] = "miss"
-    if response.status_code != 200 or response.direct_passthrough or not _anonymous_session():
+    if response.status_code != 200 or response.direct_passthrough or not holds_nothing_personal(session):
         return response  # e.g. the view flashed a message or gave the visitor a guest identity
-    ttl = _seconds_to_keep(utcnow())
-    body = response.get_data()
-    token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
-    if token:
-        body = body.replace(token.encode(), CSRF_PLACEHOLDER)
-    headers = [(name, value) for name, value in response.headers if name.lower() not in UNSTORED_HEADERS]
-    current_app.extensions["page_cache"].set(key, (response.status_code, headers, body), ttl)
+    request.environ[STORABLE] = Storable(
+        ttl=_seconds_to_keep(utcnow()),
+        token=g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")),
+        endpoint=request.endpoint,
+        rule=request.url_rule.rule,
+    )
     return response
 
 
@@ -91,34 +70,11 @@ def remember(name: str, args: object, compute):
         return compute()
     cache = current_app.extensions["page_cache"]
     key = f"{name}:" + hashlib.sha256(repr(args).encode()).hexdigest()
-    value = cache.get(key)
+    value, stamp = cache.lookup(key)
     if value is None:
         value = compute()
-        cache.set(key, value, _seconds_to_keep(utcnow()))
+        cache.store(key, value, _seconds_to_keep(utcnow()), stamp)
     return value
-
-
-def _cache_key() -> str | None:
-    if request.method not in ("GET", "HEAD") or request.endpoint not in CACHED_ENDPOINTS:
-        return None
-    if request.headers.get("Authorization"):
-        return None
-    if request.cookies.get(current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")):
-        return None  # Flask-Login would log this visitor in from the cookie
-    if not _anonymous_session():
-        return None
-    kind = "fragment" if is_fragment_request() else "page"
-    url = request.host_url + request.full_path.lstrip("/")
-    return f"{kind}:" + hashlib.sha256(url.encode()).hexdigest()
-
-
-def _anonymous_session() -> bool:
-    # Flask-Login's strong session protection marks an anonymous session "_remember: clear" (drop any remember
-    # cookie) when it looks for a user; its own after_request removes the mark again. Nobody's data either way.
-    keys = set(session.keys())
-    if session.get("_remember") == "clear":
-        keys.discard("_remember")
-    return keys <= ANONYMOUS_SESSION_KEYS
 
 
 def _seconds_to_keep(now: datetime) -> int:

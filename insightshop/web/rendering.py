@@ -8,7 +8,12 @@ from jinja2_fragments.flask import render_blocks
 
 def is_fragment_request() -> bool:
     """An htmx request that wants part of a page (history restores need the whole page)."""
-    return bool(request.headers.get("HX-Request")) and not request.headers.get("HX-History-Restore-Request")
+    return wants_fragment(request.environ)
+
+
+def wants_fragment(environ: dict) -> bool:
+    """is_fragment_request for a WSGI environ, before any Flask request exists (the page cache's key)."""
+    return bool(environ.get("HTTP_HX_REQUEST")) and not environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST")
 
 
 def render_page(template: str, fragment_blocks: list[str], status: int = 200, **context):

@@ -4,6 +4,7 @@ person-specific page is ever stored or served; catalog changes and sale boundari
 from __future__ import annotations
 
 import logging
+import pickle
 import re
 import uuid
 from datetime import UTC, date, datetime, timedelta
@@ -11,13 +12,15 @@ from decimal import Decimal
 
 import pytest
 import redis
+from prometheus_client import REGISTRY
 
 from insightshop.extensions import db
 from insightshop.models.catalog import ProductVariant
 from insightshop.models.sales import Sale
 from insightshop.services import admin_products, catalog, pricing, reviews
 from insightshop.services.actors import Actor
-from insightshop.services.page_cache import GenerationFile, MemoryBackend, PageCache
+from insightshop.services.page_cache import GenerationFile, MemoryBackend, PageCache, RedisBackend
+from insightshop.web import cached_pages as web_cached_pages
 from insightshop.web import page_cache as web_page_cache
 from tests.admin_helpers import make_admin
 from tests.conftest import _app_for
@@ -29,9 +32,7 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 @pytest.fixture
 def cached(app):
     """The app with the page cache on (tests run with it off), in process memory."""
-    app.config["PAGE_CACHE"] = True
-    app.before_request(web_page_cache.serve_from_cache)
-    app.after_request(web_page_cache.store_in_cache)
+    web_page_cache.enable(app)
     return app
 
 
@@ -55,6 +56,7 @@ def test_a_hit_is_the_same_page_with_a_fresh_working_token(cached):
     ).replace(token_of(miss.get_data(as_text=True)), "T")
     assert "session=" in hit.headers["Set-Cookie"]
     assert added.status_code == 303 and added.location.endswith("/cart")
+    assert web_cached_pages.CSRF_PLACEHOLDER not in miss.data + hit.data
 
 
 def test_a_hit_carries_the_headers_of_a_rendered_page(cached):
@@ -196,12 +198,13 @@ def test_entries_end_at_the_next_sale_boundary(cached):
 
 def test_memory_entries_are_bounded_least_recently_used_first(tmp_path):
     memory = MemoryBackend(GenerationFile(str(tmp_path)), max_entries=2)
-    memory.set("a", 1, 60)
-    memory.set("b", 2, 60)
+    generation = memory.generation.read()
+    memory.set("a", 1, 60, generation)
+    memory.set("b", 2, 60, generation)
     memory.get("a")
-    memory.set("c", 3, 60)
+    memory.set("c", 3, 60, generation)
 
-    assert (memory.get("a"), memory.get("b"), memory.get("c")) == (1, None, 3)
+    assert [memory.get(key)[0] for key in "abc"] == [1, None, 3]
 
 
 def test_a_change_in_one_process_invalidates_the_others(database_url, tmp_path):
@@ -366,7 +369,10 @@ def test_review_form_errors_keep_what_the_visitor_typed(app):
     html = response.get_data(as_text=True)
 
     assert response.status_code == 422 and 'class="field field--error"' in html and "Please add your name" in html
-    assert '<option selected value="2">' in html and "\nItchy</textarea>" in html and f'value="{token}"' in html
+    assert '<option selected value="2">' in html and "\nItchy</textarea>" in html
+    # The visitor's own token (signed anew, with the second it was signed in: compare the secret it carries).
+    field = re.search(r'name="csrf_token"[^>]* value="([^"]+)"', html).group(1)
+    assert field.split(".")[0] == token.split(".")[0]
 
 
 def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
@@ -377,3 +383,107 @@ def test_a_returning_anonymous_visitor_is_served_and_stores_copies(cached):
     pages = [client.get(f"/products/{product.id}").headers["X-Cache"] for _ in range(2)]
 
     assert pages == ["miss", "hit"]
+
+
+def test_a_hit_is_answered_before_flask_runs_with_its_own_access_line_and_metrics(cached, caplog):
+    product = make_product("Oxford Shirt")
+    flask_requests = []
+    cached.before_request(lambda: flask_requests.append(1))
+    labels = {"method": "GET", "endpoint": "/products/<int:product_id>", "status": "200"}
+    counted = REGISTRY.get_sample_value("insightshop_http_requests_total", labels) or 0.0
+    cached.test_client().get(f"/products/{product.id}")
+    caplog.set_level(logging.INFO, logger="insightshop.access")
+    caplog.clear()
+
+    hit = cached.test_client().get(f"/products/{product.id}", headers={"X-Request-ID": "req-hit-1"})
+
+    lines = [r for r in caplog.records if r.name == "insightshop.access"]
+    assert hit.headers["X-Cache"] == "hit" and hit.headers["X-Request-ID"] == "req-hit-1" and flask_requests == [1]
+    assert [(r.getMessage(), r.request_id, r.endpoint, r.status) for r in lines] == [
+        (f"GET /products/{product.id} 200", "req-hit-1", "shop.show_product", 200)
+    ]
+    assert REGISTRY.get_sample_value("insightshop_http_requests_total", labels) == counted + 2
+
+
+def test_a_returning_visitor_keeps_their_session_and_token(cached):
+    product = make_product("Oxford Shirt", sizes=("L",))
+    cached.test_client().get(f"/products/{product.id}")
+    visitor = cached.test_client()
+    first = visitor.get("/")  # a miss: the visitor's session is made by Flask
+    with visitor.session_transaction() as session:
+        secret = session["csrf_token"]
+
+    hit = visitor.get(f"/products/{product.id}")
+    added = visitor.post("/cart/add", data={"product_id": product.id, "size": "L", "quantity": 1,
+                                            "csrf_token": token_of(hit.get_data(as_text=True))})  # fmt: skip
+
+    assert (first.headers["X-Cache"], hit.headers["X-Cache"]) == ("miss", "hit")
+    assert "Set-Cookie" not in hit.headers  # the same session: nothing to set
+    assert added.status_code == 303 and "Oxford Shirt" in visitor.get("/cart").get_data(as_text=True)
+    with visitor.session_transaction() as session:
+        assert session["csrf_token"] == secret
+
+
+def test_a_session_cookie_that_does_not_verify_goes_to_the_app(cached):
+    product = make_product("Oxford Shirt")
+    cached.test_client().get(f"/products/{product.id}")
+    client = cached.test_client()
+    client.set_cookie("session", "forged.value.here")
+
+    page = client.get(f"/products/{product.id}")
+
+    assert page.status_code == 200 and "X-Cache" not in page.headers
+
+
+def test_a_head_request_gets_the_headers_of_a_hit_and_no_body(cached):
+    product = make_product("Oxford Shirt")
+    page = cached.test_client().get(f"/products/{product.id}")
+
+    head = cached.test_client().head(f"/products/{product.id}")
+
+    assert head.headers["X-Cache"] == "hit" and head.data == b""
+    assert abs(int(head.headers["Content-Length"]) - len(page.data)) < 20  # another token, maybe another length
+
+
+def test_a_change_committed_while_a_page_renders_leaves_no_stale_copy(cached, monkeypatch):
+    """The copy is stored under the generation read before rendering, so a change committed meanwhile ends it."""
+    product = make_product("Oxford Shirt", price="45.00")
+    render = web_cached_pages.CachedPageServer._render_and_store
+
+    def render_with_a_change_meanwhile(self, key, stamp, environ, start_response):
+        answer = render(self, key, stamp, environ, start_response)
+        cached.extensions["page_cache"].bump()  # another worker's commit, after the read, before the store
+        return answer
+
+    monkeypatch.setattr(web_cached_pages.CachedPageServer, "_render_and_store", render_with_a_change_meanwhile)
+    client = cached.test_client()
+    client.get(f"/products/{product.id}")
+    monkeypatch.undo()
+
+    assert client.get(f"/products/{product.id}").headers["X-Cache"] == "miss"
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_a_value_computed_before_a_bump_is_stored_stale(tmp_path, redis_prefix, backend):
+    cache = PageCache(str(tmp_path), redis_url=REDIS_URL if backend == "redis" else None, prefix=redis_prefix,
+                      max_entries=8, signing_key=b"k")  # fmt: skip
+    value, stamp = cache.lookup("facets:x")
+    cache.bump()
+    cache.store("facets:x", {"white": 3}, 60, stamp)
+    fresh, stamp = cache.lookup("facets:x")
+    cache.store("facets:x", {"white": 4}, 60, stamp)
+
+    assert (value, fresh, cache.get("facets:x")) == (None, None, {"white": 4})
+
+
+def test_redis_entries_not_signed_with_the_apps_secret_are_refused(tmp_path, redis_prefix):
+    ours = RedisBackend(REDIS_URL, redis_prefix, b"the app's secret")
+    intruder = RedisBackend(REDIS_URL, redis_prefix, b"a guess")
+    _, generation = ours.get("page:x")
+    intruder.set("page:x", "a page of someone else's", 60, generation)
+    client = redis.Redis.from_url(REDIS_URL)
+    client.set(f"{redis_prefix}signed:page:y", b"\0" * 32 + pickle.dumps((generation, "unsigned")))
+
+    assert ours.get("page:x")[0] is None and ours.get("page:y")[0] is None
+    ours.set("page:x", "ours", 60, generation)
+    assert ours.get("page:x")[0] == "ours"
