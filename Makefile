@@ -64,7 +64,7 @@ bench: $(VENV)/.dev server-deps
 	$(PY) bench/chat.py
 	$(PY) bench/receipts.py
 	$(PY) bench/ocr.py
-	$(PY) bench/http_load.py
+	$(PY) bench/http.py
 	$(PY) bench/fuzz_http.py
 
 lint: $(VENV)/.dev

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the repository in place of bench/, whose http.py would shadow Python's http
 
 from flask_migrate import upgrade  # noqa: E402
 

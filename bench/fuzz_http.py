@@ -30,7 +30,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the repository in place of bench/, whose http.py would shadow Python's http
 
 import schemathesis  # noqa: E402
 from schemathesis.core.failures import Failure, FailureGroup  # noqa: E402

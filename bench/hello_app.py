@@ -1,4 +1,4 @@
-"""The baseline for bench/http_load.py: the smallest Flask app, served by gunicorn with the shop's own settings
+"""The baseline for bench/http.py: the smallest Flask app, served by gunicorn with the shop's own settings
 (deploy/gunicorn.conf.py, the same workers and threads), so the shop's req/s can be read as a share of it."""
 
 from flask import Flask

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path[0] = str(Path(__file__).resolve().parent.parent)  # in place of bench/ (bench/http.py)
 
 from insightshop.agent.offline import interpret  # noqa: E402
 from tests.agent.test_offline_corpus import _case, dev_single, expected_kind, heldout_single, kind_of  # noqa: E402

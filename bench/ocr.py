@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the repository in place of bench/, whose http.py would shadow Python's http
 
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402

@@ -35,7 +35,7 @@ from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the repository in place of bench/, whose http.py would shadow Python's http
 
 from insightshop.services.receipts.document import ReceiptDocument  # noqa: E402
 from insightshop.services.receipts.extraction import extract  # noqa: E402

@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the repository in place of bench/, whose http.py would shadow Python's http
 
 import sqlalchemy as sa  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402

@@ -1,4 +1,4 @@
-"""bench/http_load.py's pieces work: gunicorn for the shop and hello-world, wrk with its Lua report, the table."""
+"""bench/http.py's pieces work: gunicorn for the shop and hello-world, wrk with its Lua report, the table."""
 
 import re
 import subprocess
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.live
 
 def test_a_quick_run_prints_rows_with_figures_and_no_errors():
     done = subprocess.run(
-        [sys.executable, "bench/http_load.py", "--quick", "--duration", "1", "--warmup", "0", "--db", "sqlite",
+        [sys.executable, "bench/http.py", "--quick", "--duration", "1", "--warmup", "0", "--db", "sqlite",
          "--only", "home,api_search", "--cache", "off", "--workers", "1", "--threads", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
