@@ -24,9 +24,10 @@ import uuid
 from collections import OrderedDict
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
+from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product, ProductVariant
 from ..models.reviews import Review
 from ..models.sales import Sale
@@ -37,6 +38,10 @@ log = logging.getLogger(__name__)
 WATCHED_MODELS = (Product, ProductVariant, Sale, Review)
 GENERATION_FILE = "catalog_generation"
 CHANGED_FLAG = "page_cache_catalog_changed"
+# Pages show a variant's exact stock only up to here: "Only 3 left", the quantity picker's options (at most a cart
+# line's limit). Above it a page says "In stock", whatever the count, so every order taking one of fifty shirts
+# need not end every cached page (web/display.py shows no count above it).
+VISIBLE_STOCK = MAX_LINE_QUANTITY
 
 
 class GenerationFile:
@@ -248,8 +253,29 @@ def install_invalidation(current_cache, session_class=Session) -> None:
 
 
 def _note_flush(session: Session, _flush_context) -> None:
-    if any(isinstance(obj, WATCHED_MODELS) for obj in (*session.new, *session.dirty, *session.deleted)):
+    if any(isinstance(obj, WATCHED_MODELS) for obj in (*session.new, *session.deleted)) or any(
+        isinstance(obj, WATCHED_MODELS) and _changes_what_pages_show(obj) for obj in session.dirty
+    ):
         session.info[CHANGED_FLAG] = True
+
+
+def _changes_what_pages_show(obj) -> bool:
+    """False only for a variant whose one change is its stock, between two counts that pages show alike."""
+    if not isinstance(obj, ProductVariant):
+        return True
+    state = inspect(obj)
+    changed = {attr.key for attr in state.attrs if attr.history.has_changes()}
+    if changed != {"stock"}:
+        return bool(changed)
+    history = state.attrs.stock.history
+    if not history.deleted or not history.added:
+        return True  # the count before is unknown: assume it showed
+    return shown_stock(history.deleted[0]) != shown_stock(history.added[0])
+
+
+def shown_stock(stock: int | None) -> int | None:
+    """What a page can show of a stock count: the count itself up to VISIBLE_STOCK, else only "plenty" (None)."""
+    return stock if stock is not None and stock <= VISIBLE_STOCK else None
 
 
 def _note_bulk_statement(state) -> None:

@@ -11,6 +11,7 @@ from ..models.cart import MAX_LINE_QUANTITY
 from ..models.catalog import Product
 from ..services.catalog import FACETS, CatalogPage, CatalogQuery, Facets
 from ..services.illustrations import has_close_up
+from ..services.page_cache import VISIBLE_STOCK
 from ..services.pricing import PriceBook
 from ..services.search_constraints import matched_color, unmet_reasons
 from ..services.vocabulary import CLOTHING_TYPES, SIZES, SORT_LABELS, SORTS, normalise_color, normalise_size
@@ -387,7 +388,9 @@ def _availability(product, color, size, in_color) -> tuple[str, str]:
             return f"{label(color)} / {size} is out of stock", "out"
         if stock <= LOW_STOCK:
             return f"Only {stock} left in {label(color)} / {size}", "low"
-        return f"In stock in {label(color)} / {size} ({stock} available)", "ok"
+        if stock <= VISIBLE_STOCK:
+            return f"In stock in {label(color)} / {size} ({stock} available)", "ok"
+        return f"In stock in {label(color)} / {size}", "ok"  # no count: cached pages don't follow every order
     total = sum(v.stock for v in in_color.values())
     if total == 0:
         return f"{label(color)} is sold out in every size", "out"

@@ -19,7 +19,14 @@ from insightshop.models.catalog import ProductVariant
 from insightshop.models.sales import Sale
 from insightshop.services import admin_products, catalog, pricing, reviews
 from insightshop.services.actors import Actor
-from insightshop.services.page_cache import GenerationFile, MemoryBackend, PageCache, RedisBackend
+from insightshop.services.page_cache import (
+    VISIBLE_STOCK,
+    GenerationFile,
+    MemoryBackend,
+    PageCache,
+    RedisBackend,
+    shown_stock,
+)
 from insightshop.web import cached_pages as web_cached_pages
 from insightshop.web import page_cache as web_page_cache
 from tests.admin_helpers import make_admin
@@ -487,3 +494,43 @@ def test_redis_entries_not_signed_with_the_apps_secret_are_refused(tmp_path, red
     assert ours.get("page:x")[0] is None and ours.get("page:y")[0] is None
     ours.set("page:x", "ours", 60, generation)
     assert ours.get("page:x")[0] == "ours"
+
+
+def test_an_order_taking_stock_that_pages_do_not_show_keeps_cached_pages(cached):
+    """Above VISIBLE_STOCK a page shows no count, so an order taking one of fifty leaves every copy valid; an order
+    that brings a size into the counted range (or sells it out) ends them."""
+    product = make_product("Oxford Shirt", sizes=("L",), stock=VISIBLE_STOCK + 3)
+    client = cached.test_client()
+    path = f"/products/{product.id}?size=L"
+    _warm(client, path)
+    variant = db.session.get(ProductVariant, product.variants[0].id)
+
+    variant.stock -= 2  # still more than any page shows
+    db.session.commit()
+    kept = client.get(path)
+    variant.stock -= 2  # now within the counted range: the page says how many
+    db.session.commit()
+    ended = client.get(path)
+
+    assert kept.headers["X-Cache"] == "hit" and "In stock in White / L<" in kept.get_data(as_text=True)
+    assert ended.headers["X-Cache"] == "miss"
+    assert f"({VISIBLE_STOCK - 1} available)" in ended.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("before", "after", "visible"), [(50, 49, False), (11, 20, False), (11, 10, True),
+                                                          (3, 2, True), (1, 0, True), (0, 40, True)])  # fmt: skip
+def test_which_stock_changes_a_page_can_show(before, after, visible):
+    assert (shown_stock(before) != shown_stock(after)) is visible
+
+
+def test_pages_show_no_count_above_the_visible_stock():
+    """The display side of VISIBLE_STOCK: two counts above it read the same (so a cached copy is not stale)."""
+    from types import SimpleNamespace
+
+    from insightshop.web.display import _availability
+
+    def availability(stock):
+        return _availability(None, "white", "L", {"L": SimpleNamespace(stock=stock)})
+
+    assert availability(VISIBLE_STOCK + 1) == availability(500)
+    assert availability(VISIBLE_STOCK) != availability(VISIBLE_STOCK + 1)
