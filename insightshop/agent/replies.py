@@ -32,7 +32,8 @@ def compose(tool_calls: list[dict]) -> str:
 
 def _sentence(entry: dict) -> str:
     if entry["outcome"] == "needs_confirmation":
-        return f"Please confirm: {entry['summary']}"
+        # The confirmation card beside the reply spells the action out in full; the reply names it once, briefly.
+        return f"Ready to {pending_action(entry)} — approve it to go ahead."
     if entry["outcome"] != "executed":
         return error_text(entry)
     data, name = entry["result"], entry["name"]
@@ -304,6 +305,29 @@ SUMMARIES = {
     "admin_cart_clear_user": lambda a: f"Empty the cart of user #{a['user_id']}.",
     "admin_review_delete": lambda a: f"Delete review #{a['review_id']}.",
 }
+
+
+# What a pending confirmation will do, in a few words for the reply (its card holds the full summary).
+PENDING_ACTIONS = {
+    "cart_clear": "empty your cart",
+    "checkout_proceed": "place your order",
+    "admin_product_delete": "hide product #{product_id}",
+    "admin_product_update": "update product #{product_id}",
+    "admin_product_create": "create the product {name}",
+    "admin_sale_create": "create the sale {name}",
+    "admin_sale_run_automation": "run the sale automation",
+    "admin_cart_clear_user": "empty the cart of user #{user_id}",
+    "admin_review_delete": "delete review #{review_id}",
+    "admin_order_update_status": "set order #{order_id} to {status}",
+}
+
+
+def pending_action(entry: dict) -> str:
+    template = PENDING_ACTIONS.get(entry.get("name") or entry.get("tool") or "")
+    try:
+        return template.format(**(entry.get("arguments") or {})) if template else "do that"
+    except (KeyError, IndexError, ValueError):
+        return "do that"
 
 
 def summarise(name: str, arguments: dict, actor: Actor) -> str:

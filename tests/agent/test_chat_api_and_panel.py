@@ -76,7 +76,8 @@ def test_panel_confirmation_buttons_run_the_call(client, script):  # noqa: F811
         headers={"HX-Request": "true"},
     )
 
-    assert "Please confirm" in html and "Remove every item from your cart." in html
+    assert "Please confirm" in html and html.count("Remove every item from your cart.") == 1  # the card's
+    assert "Ready to empty your cart — approve it to go ahead." in html  # the reply names it, without repeating
     assert "Your cart is empty now." in done.get_data(as_text=True)
     assert db.session.query(CartItem).count() == 0
 
@@ -193,3 +194,15 @@ def test_log_me_out_in_chat_ends_the_browser_session(client, script):  # noqa: F
     assert db.session.query(LoginSession).one().revoked_at is not None
     assert client.get("/account").status_code == 302  # this browser is logged out
     assert "You are logged out." in client.get("/").get_data(as_text=True)
+
+
+def test_every_confirmed_tool_has_a_short_name_for_the_reply():
+    import json
+    from pathlib import Path
+
+    from insightshop.agent.replies import PENDING_ACTIONS
+
+    folder = Path(__file__).resolve().parents[2] / "insightshop" / "mcp"
+    confirmed = {tool["name"] for path in folder.glob("*.json") for tool in json.loads(path.read_text())["tools"]
+                 if tool.get("confirm")}  # fmt: skip
+    assert confirmed and confirmed <= set(PENDING_ACTIONS)
