@@ -24,8 +24,8 @@ CSRF_PLACEHOLDER = b"__insightshop_csrf_token__"
 # environ keys between this layer and the app: the lookup that missed, and the app's verdict that it may be stored.
 LOOKUP = "insightshop.page_cache.lookup"
 STORABLE = "insightshop.page_cache.storable"
-# Every answer's own: never stored, made afresh for each hit.
-PER_REQUEST_HEADERS = frozenset({"set-cookie", "content-length", "x-cache", "x-request-id"})
+# Every answer's own (or this server's: the copy may come from another app server through Redis), never stored.
+PER_REQUEST_HEADERS = frozenset({"set-cookie", "content-length", "x-cache", "x-request-id", "x-served-by"})
 
 
 class Storable(NamedTuple):
@@ -49,6 +49,8 @@ class CachedPageServer:
         self.app = app
         self.endpoints = endpoints
         self.sessions = AnonymousSessions(app)
+        # What web/security_headers.py adds per server, for the answers made here.
+        self.server_headers = [("X-Served-By", app.config["INSTANCE_NAME"])] if app.config.get("INSTANCE_NAME") else []
         self._paths: tuple[frozenset[str], tuple[str, ...]] | None = None
 
     def __call__(self, environ, start_response):
@@ -87,8 +89,8 @@ class CachedPageServer:
         token, new_cookie = self.sessions.token(session)
         body = page.body.replace(CSRF_PLACEHOLDER, token.encode())
         request_id = sane_request_id(environ.get("HTTP_X_REQUEST_ID")) or new_request_id()
-        headers = [*page.headers, ("Content-Length", str(len(body))), ("X-Request-ID", request_id),
-                   ("X-Cache", "hit")]  # fmt: skip
+        headers = [*page.headers, *self.server_headers, ("Content-Length", str(len(body))),
+                   ("X-Request-ID", request_id), ("X-Cache", "hit")]  # fmt: skip
         if new_cookie is not None:
             headers.append(("Set-Cookie", new_cookie))
         start_response(page.status, headers)

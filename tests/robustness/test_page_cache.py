@@ -534,3 +534,23 @@ def test_pages_show_no_count_above_the_visible_stock():
 
     assert availability(VISIBLE_STOCK + 1) == availability(500)
     assert availability(VISIBLE_STOCK) != availability(VISIBLE_STOCK + 1)
+
+
+def test_a_copy_made_by_another_server_says_which_server_answered(database_url, tmp_path):
+    """Behind a load balancer the copy may come from another app server (through Redis): X-Served-By is this one's."""
+    servers = [_app_for(database_url, PAGE_CACHE=True, INSTANCE_NAME=name) for name in ("app-1", "app-2")]
+    shared = PageCache(str(tmp_path), redis_url=None, prefix="t:", max_entries=8)
+    for server in servers:
+        server.extensions["page_cache"] = shared
+    with servers[0].app_context():
+        product_id = make_product("Oxford Shirt").id
+
+    made = servers[0].test_client().get(f"/products/{product_id}")
+    served = servers[1].test_client().get(f"/products/{product_id}")
+
+    for server in servers:
+        with server.app_context():
+            db.session.remove()
+            db.engine.dispose()
+    assert (made.headers["X-Served-By"], made.headers["X-Cache"]) == ("app-1", "miss")
+    assert (served.headers["X-Served-By"], served.headers["X-Cache"]) == ("app-2", "hit")
