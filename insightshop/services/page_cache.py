@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 WATCHED_MODELS = (Product, ProductVariant, Sale, Review)
 GENERATION_FILE = "catalog_generation"
 CHANGED_FLAG = "page_cache_catalog_changed"
+FORMAT_VERSION = 1  # of the Redis entries (see RedisBackend)
 # Pages show a variant's exact stock only up to here: "Only 3 left", the quantity picker's options (at most a cart
 # line's limit). Above it a page says "In stock", whatever the count, so every order taking one of fifty shirts
 # need not end every cached page (web/display.py shows no count above it).
@@ -123,8 +124,12 @@ class RedisBackend:
         import redis
 
         self.client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
-        self.entry_prefix = f"{prefix}signed:"  # apart from unsigned entries an older release left behind
+        # Apart from entries another release left behind (unsigned, or of another shape): bump the version with
+        # any change to what is stored.
+        self.entry_prefix = f"{prefix}v{FORMAT_VERSION}:"
         self.generation_key = f"{prefix}generation"
+        if not signing_key:
+            raise ValueError("the Redis page cache needs a signing key (the app's SECRET_KEY)")
         self.signing_key = hashlib.sha256(b"insightshop page cache\0" + signing_key).digest()
 
     def get(self, key: str) -> tuple[object | None, bytes]:
@@ -132,23 +137,30 @@ class RedisBackend:
         generation = generation or b"0"
         if stored is None:
             return None, generation
-        payload = self._verified(stored)
+        payload = self._verified(key, stored)
         if payload is None:
             log.warning("A page cache entry in Redis has no valid signature; ignored (key %s)", key)
             return None, generation
-        stored_generation, value = pickle.loads(payload)  # signed by this module with the app's secret
+        try:
+            stored_generation, value = pickle.loads(payload)  # signed by this module with the app's secret
+        except Exception:  # signed but unreadable here (a class another release had): a miss, never a failure
+            log.warning("A page cache entry in Redis could not be read; ignored (key %s)", key, exc_info=True)
+            return None, generation
         return (value if stored_generation == generation else None), generation
 
     def set(self, key: str, value: object, ttl: int, generation: bytes) -> None:
         payload = pickle.dumps((generation, value), protocol=pickle.HIGHEST_PROTOCOL)
-        self.client.set(self.entry_prefix + key, self._signature(payload) + payload, ex=max(1, ttl))
+        self.client.set(self.entry_prefix + key, self._signature(key, payload) + payload, ex=max(1, ttl))
 
-    def _signature(self, payload: bytes) -> bytes:
-        return hmac.new(self.signing_key, payload, hashlib.sha256).digest()
+    def _signature(self, key: str, payload: bytes) -> bytes:
+        # The key is signed too: a value cannot be moved to another key (one page served for another URL).
+        signed = hmac.new(self.signing_key, key.encode() + b"\0", hashlib.sha256)
+        signed.update(payload)
+        return signed.digest()
 
-    def _verified(self, stored: bytes) -> bytes | None:
+    def _verified(self, key: str, stored: bytes) -> bytes | None:
         signature, payload = stored[:32], stored[32:]
-        return payload if hmac.compare_digest(signature, self._signature(payload)) else None
+        return payload if hmac.compare_digest(signature, self._signature(key, payload)) else None
 
     def bump(self) -> None:
         self.client.incr(self.generation_key)
@@ -163,6 +175,7 @@ class PageCache:
 
     def __init__(self, instance_path: str, *, redis_url: str | None, prefix: str, max_entries: int,
                  signing_key: bytes = b"", retry_seconds: float = 5.0):  # fmt: skip
+        """signing_key (the app's secret) is required with redis_url: it signs every value stored there."""
         self.memory = MemoryBackend(GenerationFile(instance_path), max_entries)
         self.redis = RedisBackend(redis_url, prefix, signing_key) if redis_url else None
         self.outage = Outage("Redis (page cache)", "pages are cached in this process's memory")
@@ -207,11 +220,15 @@ class PageCache:
 
         if self.redis is not None and self._redis_usable():
             try:
+                if self.outage.down:
+                    # Changes committed while it was down did not reach Redis: what it holds may be stale. It
+                    # counts as back only once that is said, and this call then reads after the bump.
+                    self.redis.bump()
+                    self.outage.recovered()
                 result = getattr(self.redis, name)(*args)
             except redis.RedisError as error:
                 self._redis_failed(error)
             else:
-                self._redis_recovered()
                 return (result[0], (self.redis, result[1])) if name == "get" else result
         if name == "bump":
             return None  # the memory backend was bumped already
@@ -226,11 +243,6 @@ class PageCache:
         self._next_try = time.monotonic() + self.retry_seconds
         self.outage.failed(error)
 
-    def _redis_recovered(self) -> None:
-        if self.outage.down:
-            self.outage.recovered()
-            # Changes committed while it was down did not reach Redis: whatever it holds may be stale.
-            self.redis.bump()
 
 
 # Every commit that wrote a product, variant, sale or review bumps the generation, once, after it is durable. A

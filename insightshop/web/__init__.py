@@ -14,4 +14,4 @@ def register_web(app: Flask) -> None:
     errors.init_app(app)
     request_guard.init_app(app)
     order_mail.init_app(app)
-    page_cache.init_app(app)  # last: its before_request runs after the guards
+    page_cache.init_app(app)  # its hits skip every hook: only a stored 200 for the identical URL is served

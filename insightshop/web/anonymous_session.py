@@ -37,7 +37,8 @@ class AnonymousSessions:
         self.token_field = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
         self._sessions = interface.get_signing_serializer(app)
         self._max_age = int(app.permanent_session_lifetime.total_seconds())
-        self._tokens = URLSafeTimedSerializer(app.config.get("WTF_CSRF_SECRET_KEY") or app.secret_key,
+        token_key = app.config.get("WTF_CSRF_SECRET_KEY")
+        self._tokens = URLSafeTimedSerializer(app.secret_key if token_key is None else token_key,
                                               salt="wtf-csrf-token")  # fmt: skip
         self._cookie_options = {
             "domain": interface.get_cookie_domain(app),

@@ -9,16 +9,20 @@ with the token replaced by a placeholder and the per-request headers left out.""
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from typing import NamedTuple
 
 from flask import Flask
+from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import get_host
 
 from ..observability.request_id import new_request_id, sane_request_id
 from ..observability.web import record_answer
 from .anonymous_session import AnonymousSessions
 from .rendering import wants_fragment
+
+log = logging.getLogger(__name__)
 
 CSRF_PLACEHOLDER = b"__insightshop_csrf_token__"
 # environ keys between this layer and the app: the lookup that missed, and the app's verdict that it may be stored.
@@ -59,21 +63,33 @@ class CachedPageServer:
             return self.wsgi_app(environ, start_response)
         started = time.perf_counter()
         key = page_key(environ)
-        page, stamp = self.app.extensions["page_cache"].lookup(key)
-        if page is not None:
-            return self._serve(page, session, environ, start_response, started)
+        try:
+            page, stamp = self.app.extensions["page_cache"].lookup(key)
+            if isinstance(page, StoredPage):
+                return self._serve(page, session, environ, start_response, started)
+        except Exception:  # the cache must never fail a page: the app renders it instead
+            log.exception("The page cache failed to look up or serve a page; rendering it")
+            return self.wsgi_app(environ, start_response)
         environ[LOOKUP] = key
         return self._render_and_store(key, stamp, environ, start_response)
 
     def _anonymous_session(self, environ) -> dict | None:
-        """The visitor's session when this request may be a cached page's, else None."""
+        """The visitor's session when this request is for a cached endpoint and carries nothing personal."""
         if environ["REQUEST_METHOD"] not in ("GET", "HEAD"):
             return None
         exact, prefixes = self._cached_paths()
         path = environ.get("PATH_INFO") or "/"
-        if path not in exact and not path.startswith(prefixes):
+        if path not in exact and not (path.startswith(prefixes) and self._cached_endpoint(environ)):
             return None
         return self.sessions.read(environ)
+
+    def _cached_endpoint(self, environ) -> bool:
+        """The URL map's word on a path with arguments (/products/2 is a page, /products/2/image.svg is not)."""
+        try:
+            endpoint, _arguments = self.app.url_map.bind_to_environ(environ).match(method="GET")
+        except HTTPException:  # not found, a redirect, a method not allowed, an untrusted host…
+            return False
+        return endpoint in self.endpoints
 
     def _cached_paths(self) -> tuple[frozenset[str], tuple[str, ...]]:
         """The cached endpoints' paths from the URL map: exact ones, and the fixed start of those with arguments
@@ -109,7 +125,7 @@ class CachedPageServer:
 
         body_parts = self.wsgi_app(environ, capture)
         storable: Storable | None = environ.get(STORABLE)
-        if storable is None or not answered:
+        if storable is None or not answered or not answered[0].startswith("200"):
             return body_parts
         try:
             body = b"".join(body_parts)
@@ -120,7 +136,10 @@ class CachedPageServer:
         shared = body.replace(storable.token.encode(), CSRF_PLACEHOLDER) if storable.token else body
         kept = [(name, value) for name, value in headers if name.lower() not in PER_REQUEST_HEADERS]
         page = StoredPage(status, kept, shared, storable.endpoint, storable.rule)
-        self.app.extensions["page_cache"].store(key, page, storable.ttl, stamp)
+        try:
+            self.app.extensions["page_cache"].store(key, page, storable.ttl, stamp)
+        except Exception:  # the visitor has their page: a copy not kept is only a later miss
+            log.exception("The page cache failed to store a page")
         return [body]
 
 

@@ -27,7 +27,7 @@ def init_app(app: Flask) -> None:
         redis_url=app.config["REDIS_URL"],
         prefix=app.config["PAGE_CACHE_PREFIX"],
         max_entries=app.config["PAGE_CACHE_ENTRIES"],
-        signing_key=str(app.secret_key).encode(),
+        signing_key=app.secret_key if isinstance(app.secret_key, bytes) else str(app.secret_key or "").encode(),
         retry_seconds=float(app.config.get("REDIS_RETRY_SECONDS", 5.0)),
     )
     # Even with the cache off here, commits bump the generation: other processes (or this app's CLI) may cache.
@@ -48,10 +48,14 @@ def _current_cache() -> PageCache | None:
 
 
 def mark_storable(response: Response) -> Response:
-    """Tell the cached page server (which looked this page up and missed) that the answer may be shared."""
+    """Tell the cached page server (which looked this page up and missed) that the answer may be shared.
+
+    Decided afresh on every pass: when a later hook fails, Flask makes an error page and runs the hooks again, and
+    that answer must not be stored under the first pass's verdict."""
+    request.environ.pop(STORABLE, None)
     if LOOKUP not in request.environ or request.method != "GET" or request.endpoint not in CACHED_ENDPOINTS:
         return response
-    if response.status_code != 200 or response.direct_passthrough or not holds_nothing_personal(session):
+    if response.status_code != 200 or response.direct_passthrough or response.is_streamed or not holds_nothing_personal(session):
         return response  # e.g. the view flashed a message or gave the visitor a guest identity
     request.environ[STORABLE] = Storable(
         ttl=_seconds_to_keep(utcnow()),

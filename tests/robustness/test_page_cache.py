@@ -254,7 +254,7 @@ def redis_prefix():
 
 def test_the_redis_backend_shares_pages_and_invalidates(cached, redis_prefix):
     cached.extensions["page_cache"] = PageCache(cached.instance_path, redis_url=REDIS_URL, prefix=redis_prefix,
-                                                max_entries=8)  # fmt: skip
+                                                max_entries=8, signing_key=b"k")  # fmt: skip
     product = make_product("Oxford Shirt", price="45.00")
     client = cached.test_client()
     _warm(client, f"/products/{product.id}")
@@ -272,7 +272,7 @@ def test_unreachable_redis_falls_back_to_memory_and_logs_once(cached, caplog, mo
     # Alembic's logging setup (the migrated test database) disables loggers that existed before it ran.
     monkeypatch.setattr(logging.getLogger("insightshop.outages"), "disabled", False)
     cached.extensions["page_cache"] = PageCache(cached.instance_path, redis_url="redis://127.0.0.1:1/0",
-                                                prefix="unused:", max_entries=8)  # fmt: skip
+                                                prefix="unused:", max_entries=8, signing_key=b"k")  # fmt: skip
     product = make_product("Oxford Shirt")
     client = cached.test_client()
 
@@ -527,7 +527,9 @@ def test_pages_show_no_count_above_the_visible_stock():
     """The display side of VISIBLE_STOCK: two counts above it read the same (so a cached copy is not stale)."""
     from types import SimpleNamespace
 
-    from insightshop.web.display import _availability
+    from insightshop.web.display import LOW_STOCK, _availability
+
+    assert LOW_STOCK <= VISIBLE_STOCK  # "Few left" and "Sold out" badges change only within the counted range
 
     def availability(stock):
         return _availability(None, "white", "L", {"L": SimpleNamespace(stock=stock)})
@@ -554,3 +556,106 @@ def test_a_copy_made_by_another_server_says_which_server_answered(database_url, 
             db.engine.dispose()
     assert (made.headers["X-Served-By"], made.headers["X-Cache"]) == ("app-1", "miss")
     assert (served.headers["X-Served-By"], served.headers["X-Cache"]) == ("app-2", "hit")
+
+
+def test_an_error_page_made_after_a_failing_hook_is_never_stored(cached):
+    """mark_storable says yes to the 200, a later hook fails, Flask answers 500 with the hooks run again: the 500
+    must not be kept for the next visitor."""
+    product = make_product("Oxford Shirt")
+    failures = [RuntimeError("a hook failed once")]
+
+    def fail_once(response):
+        if failures:
+            raise failures.pop()
+        return response
+
+    cached.after_request_funcs[None].insert(0, fail_once)  # runs after mark_storable (hooks run in reverse)
+    cached.config["PROPAGATE_EXCEPTIONS"] = False
+    first = cached.test_client().get(f"/products/{product.id}")
+    second = cached.test_client().get(f"/products/{product.id}")
+
+    assert first.status_code == 500 and "X-Cache" in first.headers
+    assert second.status_code == 200 and second.headers["X-Cache"] == "miss"
+
+
+def test_a_failing_cache_never_fails_a_page(cached, monkeypatch, caplog):
+    product = make_product("Oxford Shirt")
+
+    def broken(_key):
+        raise OSError("the generation file cannot be read")
+
+    monkeypatch.setattr(cached.extensions["page_cache"], "lookup", broken)
+    page = cached.test_client().get(f"/products/{product.id}")
+
+    assert page.status_code == 200 and "Oxford Shirt" in page.get_data(as_text=True)
+    assert any("page cache failed" in record.getMessage() for record in caplog.records)
+
+
+def test_only_cached_pages_are_looked_up(cached, monkeypatch):
+    """/products/2/image.svg shares the product page's prefix but is not a cached page: no lookup, no X-Cache."""
+    product = make_product("Oxford Shirt")
+    looked_up = []
+    lookup = cached.extensions["page_cache"].lookup
+    monkeypatch.setattr(cached.extensions["page_cache"], "lookup", lambda key: looked_up.append(key) or lookup(key))
+    client = cached.test_client()
+
+    image = client.get(f"/products/{product.id}/image.svg")
+    page = client.get(f"/products/{product.id}")
+
+    assert image.status_code == 200 and "X-Cache" not in image.headers and page.headers["X-Cache"] == "miss"
+    assert len(looked_up) == 1
+
+
+def test_a_signed_value_cannot_be_moved_to_another_key(redis_prefix):
+    backend = RedisBackend(REDIS_URL, redis_prefix, b"the app's secret")
+    _, generation = backend.get("page:a")
+    backend.set("page:a", "the page of /a", 60, generation)
+    client = redis.Redis.from_url(REDIS_URL)
+    client.set(f"{backend.entry_prefix}page:b", client.get(f"{backend.entry_prefix}page:a"))
+
+    assert backend.get("page:a")[0] == "the page of /a" and backend.get("page:b")[0] is None
+
+
+def test_the_redis_cache_needs_a_signing_key(tmp_path):
+    with pytest.raises(ValueError):
+        PageCache(str(tmp_path), redis_url=REDIS_URL, prefix="t:", max_entries=8)
+
+
+class FlakyRedis:
+    """A Redis backend that is down until told otherwise, and records its calls."""
+
+    def __init__(self):
+        self.up, self.bump_fails, self.calls, self.generation = False, False, [], 0
+
+    def _check(self):
+        if not self.up:
+            raise redis.ConnectionError("down")
+
+    def get(self, key):
+        self._check()
+        self.calls.append("get")
+        return ("stale copy" if self.generation == 0 else None), self.generation
+
+    def set(self, key, value, ttl, generation):
+        self._check()
+
+    def bump(self):
+        self._check()
+        if self.bump_fails:
+            raise redis.ConnectionError("bump failed")
+        self.calls.append("bump")
+        self.generation += 1
+
+
+def test_after_an_outage_redis_is_bumped_before_it_is_read_again(tmp_path):
+    cache = PageCache(str(tmp_path), redis_url=REDIS_URL, prefix="t:", max_entries=8, signing_key=b"k",
+                      retry_seconds=0)  # fmt: skip
+    cache.redis = FlakyRedis()
+    assert cache.get("page:x") is None and cache.outage.down  # down: memory answers
+
+    cache.redis.up, cache.redis.bump_fails = True, True
+    assert cache.get("page:x") is None and cache.outage.down  # the bump failed: still counted as down
+
+    cache.redis.bump_fails = False
+    value = cache.get("page:x")
+    assert value is None and not cache.outage.down and cache.redis.calls == ["bump", "get"]
