@@ -109,11 +109,11 @@ class CachedPageServer:
                    ("X-Request-ID", request_id), ("X-Cache", "hit")]  # fmt: skip
         if new_cookie is not None:
             headers.append(("Set-Cookie", new_cookie))
-        start_response(page.status, headers)
         method = environ["REQUEST_METHOD"]
         path = environ.get("PATH_INFO", "/").encode("latin-1").decode("utf-8", "replace")
         record_answer(method, page.rule, page.endpoint, int(page.status[:3]), time.perf_counter() - started,
                       {"request_id": request_id, "method": method, "path": path})  # fmt: skip
+        start_response(page.status, headers)  # last: anything above may fail, and the app then answers instead
         return [] if method == "HEAD" else [body]
 
     def _render_and_store(self, key: str, stamp, environ, start_response):
