@@ -75,3 +75,24 @@ def test_a_backup_into_a_missing_folder_says_so_and_writes_nothing(runner, tmp_p
 
     assert result.exit_code == 1 and "Could not write" in result.output and "No such file" in result.output
     assert not (tmp_path / "no-such-folder").exists()
+
+
+def test_a_restore_ends_cached_pages(app, runner, tmp_path):
+    from insightshop.web import page_cache as web_page_cache
+
+    web_page_cache.enable(app)
+    shirt = make_product("Oxford Shirt", price="49.00")
+    path = tmp_path / "shop.backup"
+    assert runner.invoke(args=["backup", str(path)]).exit_code == 0
+    # A change the cache does not hear of (made behind the ORM's back), then the backup put back.
+    db.session.execute(db.text("UPDATE products SET name = 'Renamed Shirt' WHERE id = :id"), {"id": shirt.id})
+    db.session.commit()
+    client = app.test_client()
+    client.get(f"/products/{shirt.id}")
+    stale = client.get(f"/products/{shirt.id}")
+    assert stale.headers["X-Cache"] == "hit" and "Renamed Shirt" in stale.get_data(as_text=True)
+
+    assert runner.invoke(args=["restore", "--yes", str(path)]).exit_code == 0
+
+    page = client.get(f"/products/{shirt.id}")
+    assert page.headers["X-Cache"] == "miss" and "Oxford Shirt" in page.get_data(as_text=True)

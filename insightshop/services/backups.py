@@ -15,6 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from ..extensions import db
+from . import page_cache
 from .errors import Invalid, Unavailable
 
 PG_DUMP_MAGIC = b"PGDMP"
@@ -71,6 +72,8 @@ def restore_database(path: str | Path) -> BackupReport:
     else:
         _sqlite_copy(source, _sqlite_file())
     db.engine.dispose()
+    # Cached pages outlive the app's restart (in Redis, or under instance/): they must not show the old catalog.
+    page_cache.catalog_replaced()
     return BackupReport(source, source.stat().st_size, table_row_counts())
 
 

@@ -297,7 +297,12 @@ def _note_bulk_statement(state) -> None:
 
 
 def _bump_after_commit(session: Session) -> None:
-    if session.info.pop(CHANGED_FLAG, False) and _current_cache is not None:
-        cache = _current_cache()
-        if cache is not None:
-            cache.bump()
+    if session.info.pop(CHANGED_FLAG, False):
+        catalog_replaced()
+
+
+def catalog_replaced() -> None:
+    """End every cached page and data entry, in every process: for changes made outside the ORM (a restore)."""
+    cache = _current_cache() if _current_cache is not None else None
+    if cache is not None:
+        cache.bump()
