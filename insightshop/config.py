@@ -147,7 +147,13 @@ def _engine_options(config: dict) -> dict:
 
 
 def _refuse_unsafe_production(config: dict) -> None:
-    """Production never runs the debugger, nor takes orders with test cards unless a demo asks for it."""
+    """Production never runs the debugger, signs with a short key, nor takes orders with test cards unless a demo
+    asks for it."""
+    if len(str(config["SECRET_KEY"])) < MIN_SECRET_KEY_LENGTH:
+        raise ConfigError(
+            f"SECRET_KEY is {len(str(config['SECRET_KEY']))} characters; production needs at least "
+            f"{MIN_SECRET_KEY_LENGTH} random ones, e.g. from: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'"
+        )
     if config.get("DEBUG"):
         raise ConfigError("Debug mode is refused in production (unset FLASK_DEBUG); use `make dev` to develop")
     if not config["STRIPE_SECRET_KEY"] and not config["ALLOW_OFFLINE_PAYMENTS"]:
@@ -194,6 +200,9 @@ def normalise_database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+MIN_SECRET_KEY_LENGTH = 32  # it signs sessions, API tokens (HS256) and order links: a guessable key forges them
 
 
 def _secret_key(instance_path: str, production: bool) -> str:

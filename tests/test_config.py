@@ -12,15 +12,28 @@ def test_production_refuses_to_start_without_a_secret_key(monkeypatch, tmp_path)
         load_config(str(tmp_path))
 
 
+def test_production_refuses_a_short_secret_key_and_says_how_to_make_one(monkeypatch, tmp_path):
+    monkeypatch.setenv("APP_ENV", "production")
+    monkeypatch.setenv("SECRET_KEY", "changeme")
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
+    monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_configured")
+
+    with pytest.raises(ConfigError, match="SECRET_KEY is 8 characters; production needs at least 32") as refused:
+        load_config(str(tmp_path))
+    assert "secrets.token_urlsafe" in str(refused.value)
+    monkeypatch.setenv("SECRET_KEY", "k" * 32)
+    assert load_config(str(tmp_path))["SECRET_KEY"] == "k" * 32
+
+
 def test_production_cookies_are_secure(monkeypatch, tmp_path):
     monkeypatch.setenv("APP_ENV", "production")
-    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment-" + "k" * 32)
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_configured")
 
     config = load_config(str(tmp_path))
 
-    assert config["SECRET_KEY"] == "from-the-environment"
+    assert config["SECRET_KEY"] == "from-the-environment-" + "k" * 32
     assert config["SESSION_COOKIE_SECURE"] is True and config["SESSION_COOKIE_HTTPONLY"] is True
 
 
@@ -75,7 +88,7 @@ def test_create_app_reads_configuration_at_creation_time(monkeypatch, tmp_path):
 
 def _production_env(monkeypatch, **extra):
     monkeypatch.setenv("APP_ENV", "production")
-    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment-" + "k" * 32)
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_test_configured")
     for name, value in extra.items():

@@ -20,7 +20,7 @@ def redis_app(database_url, tmp_path):
     # A key prefix and a client address of their own keep this test's counters apart from any other run's.
     prefix = f"insightshop-test-{uuid.uuid4().hex}"
     address = "127.{}.{}.{}".format(*uuid.uuid4().bytes[:3])
-    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_url,
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": database_url,
                       "REDIS_URL": REDIS_URL, "RATELIMIT_KEY_PREFIX": prefix})  # fmt: skip
     app.instance_path = str(tmp_path / "instance")
     with app.app_context():

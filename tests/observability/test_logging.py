@@ -73,7 +73,7 @@ def test_production_defaults_to_json_and_development_to_text(monkeypatch, tmp_pa
     from insightshop.config import load_config
 
     monkeypatch.delenv("LOG_FORMAT", raising=False)
-    production = {"APP_ENV": "production", "SECRET_KEY": "k", "PUBLIC_BASE_URL": "https://shop.example.com",
+    production = {"APP_ENV": "production", "SECRET_KEY": "k" * 40, "PUBLIC_BASE_URL": "https://shop.example.com",
                   "ALLOW_OFFLINE_PAYMENTS": True}  # fmt: skip
 
     assert load_config(str(tmp_path), production)["LOG_FORMAT"] == "json"

@@ -149,7 +149,7 @@ def redis_app(database_url, tmp_path):
     except redis.ConnectionError:
         pytest.fail("Redis must run at 127.0.0.1:6379 for this test")
     prefix = f"insightshop-test-{uuid.uuid4().hex}"  # this run's counters only
-    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_url,
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": database_url,
                       "REDIS_URL": REDIS_URL, "RATELIMIT_KEY_PREFIX": prefix})  # fmt: skip
     app.instance_path = str(tmp_path / "instance")
     with app.app_context():

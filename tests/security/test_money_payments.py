@@ -61,7 +61,7 @@ def place_guest_order(client, *, stock: int = 5, quantity: int = 2, price: str =
 def test_production_without_a_stripe_key_refuses_to_start_naming_both_settings(monkeypatch, tmp_path):
     for name in ("STRIPE_SECRET_KEY", "ALLOW_OFFLINE_PAYMENTS"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("SECRET_KEY", "a-production-secret")
+    monkeypatch.setenv("SECRET_KEY", "a-production-secret-" + "k" * 32)
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
 
     with pytest.raises(ConfigError) as refused:
@@ -71,7 +71,7 @@ def test_production_without_a_stripe_key_refuses_to_start_naming_both_settings(m
 
 
 def test_production_starts_with_the_explicit_offline_flag_or_a_stripe_key(monkeypatch, tmp_path):
-    monkeypatch.setenv("SECRET_KEY", "a-production-secret")
+    monkeypatch.setenv("SECRET_KEY", "a-production-secret-" + "k" * 32)
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com")
     monkeypatch.delenv("STRIPE_SECRET_KEY", raising=False)
     monkeypatch.setenv("ALLOW_OFFLINE_PAYMENTS", "1")
