@@ -113,13 +113,19 @@ SALE_WORDS = frozenset({"sale", "sales", "onsale", "discount", "discounts", "dis
 
 # Price bounds said in words: "under 50 dollars", "below $60", "over 100", "between 20 and 40".
 _AMOUNT = r"\$?\s*(\d{1,6}(?:\.\d{1,2})?)\s*(?:dollars?|bucks?|usd)?"
+# A floor said with a negation is a ceiling: "nothing over $60", "not more than 40", "don't want to spend over 50".
+NOT_ABOVE = (
+    r"(?:nothing|not|no|never|none)\s+(?:over|above|more\s+than|higher\s+than|pricier\s+than|dearer\s+than|"
+    r"exceeding)|not\s+to\s+exceed|(?:don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)\s+(?:want\s+to\s+|wanna\s+)?"
+    r"(?:spend|pay|go)\s+(?:over|above|more\s+than|beyond)"
+)
 PRICE_PATTERNS = (
     ("range", re.compile(rf"\b(?:between|from)\s+{_AMOUNT}\s+(?:and|to|-)\s+{_AMOUNT}")),
     ("range", re.compile(rf"\$\s*(\d{{1,6}}(?:\.\d{{1,2}})?)\s*(?:-|to)\s*{_AMOUNT}")),
     (
         "max",
         re.compile(
-            rf"(?:\b(?:under|below|beneath|less\s+than|cheaper\s+than|max(?:imum)?|up\s+to|at\s+most|"
+            rf"(?:\b(?:{NOT_ABOVE}|under|below|beneath|less\s+than|cheaper\s+than|max(?:imum)?|up\s+to|at\s+most|"
             rf"no\s+more\s+than|within)|<=?)\s*{_AMOUNT}"
         ),
     ),

@@ -271,3 +271,52 @@ def test_admin_figures_come_from_the_dashboard_tool(demo_catalog):
 
     assert revenue["tool_calls"][0]["name"] == "admin_dashboard" and "$" in revenue["reply"]
     assert stock["tool_calls"][0]["name"] == "admin_dashboard" and "low_stock" in stock["tool_calls"][0]["result"]
+
+
+# Found by requests written fresh, outside every corpus: negated prices, budgets, corrections, exclusions ---------
+
+
+@pytest.mark.parametrize("message", ["i need a red dress for a wedding, nothing over 60 bucks",
+                                     "red dress, not more than $60", "a red dress — I don't want to spend over 60",
+                                     "red dresses, no more than 60 dollars please"])  # fmt: skip
+def test_a_negated_floor_is_a_ceiling(guest, message):
+    turn = say(guest, message)
+
+    [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
+    assert search["arguments"].get("max_price") == 60 and "min_price" not in search["arguments"]
+    assert all(Decimal(str(p["price"])) <= 60 for p in search["result"]["products"])
+    assert "nothing" not in search["arguments"].get("query", "") and "spend" not in search["arguments"].get("query", "")
+
+
+def test_a_budget_is_a_search_and_never_a_removal(guest):
+    cart.add_item(guest, 61, 1, "black", "M")
+    before = lines(guest)
+
+    turn = say(guest, "jeans, I don't want to spend more than 50")
+
+    assert lines(guest) == before
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_products"]
+    assert turn["tool_calls"][0]["arguments"] == {"clothing_type": "jeans", "max_price": 50}
+
+
+@pytest.mark.parametrize("first, correction, expected", [
+    ("add 1 navy sweater L", "no wait, i meant XL", ("navy", "XL", 1)),
+    ("add a large white shirt", "sorry i meant medium", ("white", "M", 1)),
+    ("add a red dress size S", "actually I meant M", ("red", "M", 1)),
+    ("add 2 black tees in M", "oops, I meant white", ("white", "M", 2)),
+])  # fmt: skip
+def test_i_meant_corrects_the_line_just_added(guest, first, correction, expected):
+    say(guest, first, correction)
+
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == expected
+
+
+@pytest.mark.parametrize("message, excluded", [("show me womens jackets but not leather", "leather"),
+                                               ("dresses, not in black", "black")])  # fmt: skip
+def test_what_the_shopper_rules_out_is_never_what_is_searched_for(guest, message, excluded):
+    turn = say(guest, message)
+
+    [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
+    assert excluded not in str(search["arguments"])
+    assert search["result"]["products"] and excluded not in turn["reply"].split(":")[0]

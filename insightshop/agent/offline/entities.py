@@ -31,6 +31,11 @@ SELF_NAME = re.compile(
     r"\s(?:-|—)\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s*$"
 )
 _MIN_PRICE = re.compile(lexicon.MIN_PRICE, re.I)
+_NEGATED_FLOOR = re.compile(
+    r"\b(?:nothing|not|no|never|none|don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)(?:\s+(?:want\s+to|wanna|spend|pay|go))*"
+    r"\s*$",
+    re.I,
+)
 _ON_SALE = re.compile(lexicon.ON_SALE, re.I)
 _IN_STOCK = re.compile(lexicon.IN_STOCK, re.I)
 _PERIODS = tuple((name, re.compile(p, re.I)) for name, p in lexicon.PERIODS)
@@ -135,7 +140,8 @@ def self_name(text: str) -> tuple[str, tuple[int, int]] | None:
 
 
 def min_price(text: str) -> float | int | None:
-    match = _MIN_PRICE.search(text)
+    # "nothing over $60" is a ceiling (rules.PRICE_MAX), not a floor.
+    match = next((m for m in _MIN_PRICE.finditer(text) if not _NEGATED_FLOOR.search(text[: m.start()])), None)
     if not match:
         return None
     value = float(match.group(1) or match.group(2))

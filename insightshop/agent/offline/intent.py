@@ -13,6 +13,7 @@ from ...services.shop_vocabulary import ShopVocabulary
 from . import entities, lexicon
 from .normalise import Normalised
 from .receipt_requests import my_receipts
+from .rules import CORRECTION as _CORRECTION
 from .rules import Interpretation, PlannedCall
 
 NEGATED = re.compile(lexicon.NEGATED_ACTION)
@@ -25,6 +26,7 @@ CONSIDERING = re.compile(
 )
 WANT_NOT = re.compile(r"\b(?:do\s+not|did\s+not)\s+(?:want|need|ask)\s+(?:you|u)\s+to\s+" + lexicon.ACTION_VERBS)
 BREAKS = re.compile(lexicon.CLAUSE_BREAKS)
+CORRECTION = re.compile(_CORRECTION)
 ACTION = re.compile(r"\b" + lexicon.ACTION_VERBS + r"\w*\b")
 POLICY = tuple((topic, re.compile(pattern)) for topic, pattern in lexicon.POLICY_TOPICS.items())
 QUESTION = re.compile(lexicon.QUESTION_CUES)
@@ -124,6 +126,8 @@ def negation(request: Request) -> Interpretation | str | None:
     if not dropped:
         return None
     rest = ", ".join(kept).strip()
+    if rest and CORRECTION.search(rest):
+        return rest  # "no wait, I meant XL": the rules change what was just asked for
     if rest and ACTION.search(rest) or rest and re.search(r"\b(?:show|find|search|what|how|where)\b", rest):
         return rest
     if "?" in plain and HYPOTHETICAL.search(plain):

@@ -17,6 +17,12 @@ PERSONAL = re.compile(r"\b(?:my|i|me|i've|ive|mine)\b")
 DECLINED = re.compile(r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:show|list|tell|give|bother)")
 ORDER_TALK = re.compile(r"\border\s*#?\s*\d|\bfor\s+(?:my\s+)?order\b|\border\s+receipt\b")
 UPLOAD_TALK = re.compile(r"\b(?:upload|scan|add|attach)\b.{0,20}\breceipt")
+# "I don't want to spend more than $50", "happy to spend up to 80": a budget for a search, not past spending.
+BUDGET = re.compile(
+    r"\b(?:to|wanna|can|could|will|would|gonna|willing|prepared|able)\s+spend\b|"
+    r"\bspend\s+(?:up\s+to|at\s+most|no\s+more|less|under|max(?:imum)?|around|about)\b"
+)
+RECEIPT_NOUNS = re.compile(r"\breceipts?\b|\bexpenses?\b")
 
 
 def my_receipts(request) -> Interpretation | None:
@@ -26,6 +32,8 @@ def my_receipts(request) -> Interpretation | None:
         return None
     if not (SPENDING.search(plain) or PERSONAL.search(plain)):
         return None  # "find a receipt printer" is a search, not the shopper's receipts
+    if BUDGET.search(plain) and not RECEIPT_NOUNS.search(plain):
+        return None
     if DECLINED.search(plain):
         return Interpretation(reply="Alright, I won't.", context=dict(request.context))
     arguments = receipt_filters(request.norm.original, today=_today(request))

@@ -23,7 +23,7 @@ from datetime import date
 from functools import cached_property, lru_cache
 
 from ...mcp.tools_registry import registry, validate_tool_call
-from ...services.search_terms import CATEGORY_WORDS, STOPWORDS, SYNONYMS, normalise_text, singular
+from ...services.search_terms import CATEGORY_WORDS, NOT_ABOVE, STOPWORDS, SYNONYMS, normalise_text, singular
 from ...services.vocabulary import CLOTHING_TYPES, SIZES, normalise_color, normalise_size
 from . import entities
 
@@ -102,7 +102,7 @@ _NOISE_WORDS = """
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
     clearance reduced discounted offer offers special specials promo promos bargain bargains marked down
     over above least starting minimum min he she they this colours colors come comes came quid pounds pound
-    euro euros
+    euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not
 """
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
@@ -145,7 +145,7 @@ MONEY = r"(?<![\d.])(\d++(?:\.\d{1,2})?)"
 CURRENCY = r"(?:\$|dollars?|bucks|usd|euros?|quid|pounds?)"
 AMOUNT = re.compile(r"\$\s*" + MONEY + r"|" + MONEY + r"\s*" + CURRENCY)
 PRICE_MAX = re.compile(
-    r"\b(?:under|below|less\s+than|cheaper\s+than|lower\s+than|(?:no|not)\s+more\s+than|at\s+most|up\s+to|within|"
+    r"\b(?:" + NOT_ABOVE + r"|under|below|less\s+than|cheaper\s+than|lower\s+than|(?:no|not)\s+more\s+than|at\s+most|up\s+to|within|"
     r"max(?:imum)?(?:\s+(?:price|of))?|budget\s+(?:of|is)|for\s+less\s+than)\s*(?:a\s+)?\$?\s*"
     + MONEY
     + r"(?:\s*"
@@ -303,7 +303,7 @@ STATUS_QUESTION = _rx(
 REMOVE = _rx(
     r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|"
     r"discard|"
-    r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|don'?t\s+(?:want|need)|do\s+not\s+(?:want|need)|no\s+longer\s+(?:want|need)|minus|"
+    r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)(?!\s+to\s+(?:spend|pay|go))|minus|"
     r"cancel\s+the)\b"
 )
 ADD = _rx(
@@ -331,7 +331,14 @@ CATALOG_WORDS = _rx(
     r"clothes|clothing|range|selection)\b"
 )
 SWAP_ITEMS = _rx(r"\b(?:swap|exchange|switch|replace|change)\s+(?:out\s+)?(.+?)\s+(?:for|with|to|into)\s+(.+)$")
-SWAP = _rx(r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b")
+EXCLUDED = _rx(
+    r"(?:\bbut\s+(?:not|no)|\bnot|\bwithout|\bexcept|\bexcluding|\banything\s+but)\s+(?:any\s+|in\s+|the\s+)?([a-z]+)"
+)
+# "no wait, I meant XL": a correction of what was just asked for.
+CORRECTION = r"\bi\s+meant\b|\bi\s+mean\b|\bmeant\s+to\s+say\b|\bshould\s+(?:have\s+been|be)\b|\bmy\s+(?:bad|mistake)\b"
+SWAP = _rx(
+    r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b|" + CORRECTION
+)
 QTY_CHANGE = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
     r"(?:make\s+(?:it|that|them|those|this)|change\s+(?:it|that|the\s+quantity|quantity)\s+to|set\s+(?:it|the\s+"
@@ -342,7 +349,7 @@ QTY_CHANGE = re.compile(
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
     r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
-    r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b"
+    r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b|" + CORRECTION
 )
 GREETING = _rx(r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening))\b")
 THANKS = _rx(r"\b(?:thanks|thank\s+you|thx|ty|cheers|appreciate\s+it)\b")
@@ -1237,7 +1244,8 @@ def _only_attributes(msg: Msg) -> bool:
     filler = {"what", "about", "how", "in", "a", "an", "the", "for", "please", "ones", "one", "them", "it", "size",
               "this", "that", "these", "those", "got", "any", "available", "come", "comes", "does", "is", "are",
               "instead", "version", "colour", "color", "maybe", "then", "show", "me", "do", "you", "have",
-              "only", "but", "with", "and", "sorted", "sort", "by"}  # fmt: skip
+              "only", "but", "with", "and", "sorted", "sort", "by", "i", "meant", "mean", "no", "wait", "sorry",
+              "oops", "actually", "should", "have", "been", "be", "say", "to", "my", "bad", "mistake"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     return all(normalise_color(w) or w in SIZE_WORDS or w in CATEGORY_OF for w in words)
 
@@ -1305,7 +1313,13 @@ def _search_call(turn: Turn, parts: dict) -> Interpretation:
 
 def search_parts(msg: Msg) -> dict:
     """The search a message describes: colour, query words (clothing types canonical), filters."""
-    text = _blank(LETTER_SIZE, _blank(PRICE_MAX, _blank(AMOUNT, msg.core)))
+    # The ceiling first, with its amount: "nothing over $60" leaves no "nothing" behind.
+    text = _blank(LETTER_SIZE, _blank(AMOUNT, _blank(PRICE_MAX, msg.core)))
+    # What the shopper rules out ("jackets but not leather") is never searched for: a search cannot exclude, and
+    # asking for the word would find the very thing they do not want.
+    excluded = {word for match in EXCLUDED.finditer(text) for word in WORD.findall(match.group(1))}
+    text = EXCLUDED.sub(" ", text)
+    kinds = [kind for kind in msg.types if kind not in {clothing_type(word) for word in excluded}]
     terms: list[str] = []
     color = None
     for word in WORD.findall(text):
@@ -1318,7 +1332,7 @@ def search_parts(msg: Msg) -> dict:
         elif not (word in NOISE or word in CATEGORY_OF or word in SIZE_WORDS or word.isdigit() or len(word) < 2):
             terms.append(word)
     terms = list(dict.fromkeys(terms))
-    return {"color": color, "terms": terms, "clothing_type": msg.types[-1] if msg.types else None,
+    return {"color": color, "terms": terms, "clothing_type": (kinds or [None])[-1],
             "category": msg.category, "size": msg.size, "max_price": msg.max_price, "sort_by": msg.sort_by,
             "min_price": msg.min_price, "on_sale": msg.on_sale or None, "in_stock": msg.in_stock or None}  # fmt: skip
 
