@@ -1245,7 +1245,7 @@ def _only_attributes(msg: Msg) -> bool:
               "this", "that", "these", "those", "got", "any", "available", "come", "comes", "does", "is", "are",
               "instead", "version", "colour", "color", "maybe", "then", "show", "me", "do", "you", "have",
               "only", "but", "with", "and", "sorted", "sort", "by", "i", "meant", "mean", "no", "wait", "sorry",
-              "oops", "actually", "should", "have", "been", "be", "say", "to", "my", "bad", "mistake"}  # fmt: skip
+              "oops", "actually", "should", "been", "be", "say", "to", "my", "bad", "mistake"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     return all(normalise_color(w) or w in SIZE_WORDS or w in CATEGORY_OF for w in words)
 
