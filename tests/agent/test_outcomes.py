@@ -320,3 +320,20 @@ def test_what_the_shopper_rules_out_is_never_what_is_searched_for(guest, message
     [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
     assert excluded not in str(search["arguments"])
     assert search["result"]["products"] and excluded not in turn["reply"].split(":")[0]
+
+
+@pytest.mark.parametrize("message, noun", [("add a black belt", "belts"), ("do you sell hats?", "hats"),
+                                           ("show me sunglasses", "sunglasses"), ("i'd like a bikini", "bikinis")])  # fmt: skip
+def test_what_the_shop_does_not_sell_is_said_plainly_and_nothing_is_added(guest, message, noun):
+    turn = say(guest, message)
+
+    assert lines(guest) == [] and turn["tool_calls"] == []
+    assert turn["reply"].startswith(f"Sorry, we don't sell {noun} — InsightShop carries shirts, T-shirts")
+
+
+def test_the_word_sizes_is_not_size_s(guest):
+    turn = say(guest, "what sizes does the oxford shirt come in")
+
+    [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
+    assert "size" not in search["arguments"] and search["arguments"]["clothing_type"] == "shirt"
+    assert any("Oxford" in p["name"] for p in search["result"]["products"])

@@ -81,7 +81,9 @@ def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | N
             if position is not None:
                 hits[word] = position
         score = len(hits) / len(distinct)
-        if hits and score >= 0.5:
+        # With no garment named, words the engine reads as commands ("show" of "No-Show Socks") name nothing alone.
+        telling = types or any(word not in lexicon.KNOWN_WORDS for word in hits)
+        if hits and score >= 0.5 and telling:
             scored.append((score, len(hits), name, hits))
     scored.sort(key=lambda s: (-s[0], -s[1], min(s[3].values())))
     used: set[int] = set()

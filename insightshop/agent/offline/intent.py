@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...services.shop_vocabulary import ShopVocabulary
+from ...services.vocabulary import CLOTHING_TYPE_LABELS
 from . import entities, lexicon
 from .normalise import Normalised
 from .receipt_requests import my_receipts
@@ -37,6 +38,13 @@ ORDER_NUMBER = re.compile(r"\border\s*(?:number|no\.?|#)?\s*#?\s*\d+|#\s*\d+")
 SEARCH_LEAD = re.compile(
     r"^(?:please\s+|hey\s+|hi\s+)?(?:show(?:\s+me)?|find(?:\s+me)?|search(?:\s+for)?|look(?:ing)?\s+for|browse|"
     r"do\s+you\s+(?:have|sell|carry)|got\s+any|any|i\s+(?:want|need)\s+(?:a|an|some)|recommend)\b"
+)
+# Things people wear or carry that the shop does not sell (words the catalog's types and synonyms do not cover).
+NOT_SOLD = re.compile(
+    r"\b(?:belts?|scarf|scarves|hats?|caps?|beanies?|gloves?|mittens?|sunglasses|eyeglasses|ties|bow\s*ties?|"
+    r"underwear|boxers|briefs|bras?|lingerie|swimsuits?|swimwear|bikinis?|watches|jewell?e?ry|earrings?|"
+    r"necklaces?|bracelets?|umbrellas?|wallets?|purses?|handbags?|backpacks?|boots|sandals|heels|slippers|"
+    r"flip\s*flops|tuxedos?|perfumes?|makeup|cosmetics)\b"
 )
 CART_WORDS = re.compile(r"\b(?:cart|basket|bag|trolley|checkout)\b")
 REMOVAL_WORDS = re.compile(r"\b(?:drop|delete|remove|clear|empty|wipe)\b")
@@ -169,6 +177,29 @@ def out_of_scope(request: Request) -> Interpretation | None:
     return None
 
 
+def not_sold(request: Request) -> Interpretation | None:
+    """ "add a black belt", "do you sell hats?": say what the shop does carry, instead of asking what to add."""
+    from .rules import clothing_type
+
+    plain = request.plain
+    if CART_WORDS.search(plain) and not ACTION.search(plain) or _names_products(request):
+        return None
+    missing = next((m.group(0) for m in NOT_SOLD.finditer(plain) if not clothing_type(m.group(0))), None)
+    if missing is None:
+        return None
+    carried = [CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts") for kind in request.vocabulary.clothing_types]
+    listed = ", ".join(carried[:-1]) + " and " + carried[-1] if len(carried) > 1 else "".join(carried)
+    return reply(request, f"Sorry, we don't sell {_plural(missing)} — InsightShop carries {listed}, for men, women and kids.")
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith(("s", "ry", "wear", "up", "ie")) and not noun.endswith(("ss",)):
+        return noun  # already plural, or uncountable (jewellery, swimwear, makeup, lingerie)
+    if noun == "scarf":
+        return "scarves"
+    return noun + ("es" if noun.endswith(("ch", "sh", "x")) else "s")
+
+
 def _names_products(request: Request) -> bool:
     from .rules import Msg
 
@@ -260,6 +291,7 @@ DECIDERS = (
     my_receipts,
     policy_question,
     my_orders,
+    not_sold,
     out_of_scope,
     search_not_removal,
 )

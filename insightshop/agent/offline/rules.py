@@ -188,7 +188,7 @@ SORTS = (
 )
 SORT_RULES = tuple((name, re.compile(r"\b(?:" + pattern + r")")) for name, pattern in SORTS)
 SORT_ANY = re.compile(r"\b(?:" + "|".join(pattern for _, pattern in SORTS) + r")")
-LETTER_SIZE = re.compile(r"\b(?:size|sz|in(?:\s+an?)?(?:\s+size)?)\s*[:=]?\s*(xxl|xl|xs|s|m|l|med)\b")
+LETTER_SIZE = re.compile(r"\b(?:size|sz|in(?:\s+an?)?(?:\s+size)?)\b\s*[:=]?\s*(xxl|xl|xs|s|m|l|med)\b")
 WORD_SIZE = re.compile(r"\b(xxl|xxlarge|xl|xlarge|xs|xsmall|small|medium|large)\b")
 RAW_SIZE = re.compile(r"(?<![\w'.])(XXL|XL|XS|S|M|L)(?![\w'.])")
 CART = r"\b(?:cart|basket|bag|trolley)\b"
