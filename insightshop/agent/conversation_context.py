@@ -30,7 +30,9 @@ def _shown(product: dict) -> dict:
 
 def remember(context: dict, tool_calls: list[dict]) -> dict:
     """Products the shopper just saw or added, so "add the first one" or "compare them" point at real ids."""
+    context.pop("choice_for", None)
     for entry in tool_calls:
+        _remember_choice(context, entry)
         if entry.get("outcome") != "executed" or not isinstance(entry.get("result"), dict):
             continue
         result = entry["result"]
@@ -58,3 +60,20 @@ def remember(context: dict, tool_calls: list[dict]) -> dict:
             else:
                 context.pop("last_line", None)
     return context
+
+
+def _remember_choice(context: dict, entry: dict) -> None:
+    """An add that several products fit equally ("which one would you like?"): they become the list shown, and
+    the add's size, colour and quantity wait in choice_for, so "the first one" or "the black ones" completes it."""
+    error = entry.get("error") or {}
+    if entry.get("name") != "cart_add_item" or error.get("code") != "ambiguous":
+        return
+    candidates = [d for d in error.get("details") or [] if isinstance(d, dict) and isinstance(d.get("product_id"), int)]
+    if not candidates:
+        return
+    shown = [_shown({**d, "id": d["product_id"]}) for d in candidates[:MAX_SHOWN]]
+    context["last_shown"] = shown
+    context["last_product_ids"] = [p["id"] for p in shown]
+    arguments = entry.get("arguments") or {}
+    context["choice_for"] = {key: arguments[key] for key in ("selected_size", "selected_color", "quantity")
+                             if key in arguments}  # fmt: skip

@@ -90,7 +90,8 @@ SINGLE = [
     ("add 2 ladies' yellow sweaters in xs to cart",
      add(clothing_type="sweater", selected_color="yellow", selected_size="XS", category="women", quantity=2)),
     ("Stick 3 purple skirts in my trolley", add(clothing_type="skirt", selected_color="purple", quantity=3)),
-    ("add the cheapest black hoodie to my cart", add(clothing_type="hoodie", selected_color="black", quantity=1)),
+    # The cheapest black hoodie of the demo catalog (adults' first, as the shop resolves a garment): chosen, not asked.
+    ("add the cheapest black hoodie to my cart", add(product_id=93, selected_color="black", quantity=1)),
     ("Add two X-Large gray sweatpants for him",
      add(clothing_type="pants", selected_color="grey", selected_size="XL", category="men", quantity=2)),
     ("add a dozen white socks", ASK),

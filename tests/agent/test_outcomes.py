@@ -337,3 +337,64 @@ def test_the_word_sizes_is_not_size_s(guest):
     [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
     assert "size" not in search["arguments"] and search["arguments"]["clothing_type"] == "shirt"
     assert any("Oxford" in p["name"] for p in search["result"]["products"])
+
+
+@pytest.mark.parametrize("message, answer, quantity", [("add 2 jeans size 30", "M please", 2),
+                                                        ("add sneakers size 10", "large", 1)])  # fmt: skip
+def test_a_numbered_size_is_never_a_quantity_and_the_letter_answer_adds_it(guest, message, answer, quantity):
+    asked = say(guest, message)
+    assert lines(guest) == [] and asked["tool_calls"] == []
+    assert "sizes are letters" in (asked["reply"] or "")
+
+    turn = say(guest, answer, conversation=asked["conversation_id"])
+    [call] = turn["tool_calls"]
+    assert call["name"] == "cart_add_item" and call["arguments"]["quantity"] == quantity
+    assert call["arguments"]["selected_size"] in ("M", "L")
+
+
+def test_a_negative_count_adds_nothing(guest):
+    turn = say(guest, "add -2 shirts")
+    assert lines(guest) == [] and turn["tool_calls"] == [] and "from 1 to 10" in turn["reply"]
+
+
+def test_a_size_letter_alone_answers_which_size(guest):
+    asked = say(guest, "add three pairs of socks")
+    assert "which size" in asked["reply"]
+
+    turn = say(guest, "M", conversation=asked["conversation_id"])
+    assert turn["tool_calls"][0]["arguments"]["selected_size"] == "M"
+    assert turn["tool_calls"][0]["arguments"]["quantity"] == 3
+
+
+@pytest.mark.parametrize("message, pick", [("buy the cheapest hoodie in small", min), ("add the most expensive dress in M", max)])
+def test_the_cheapest_or_priciest_garment_is_chosen_not_asked_about(guest, message, pick):
+    say(guest, message)
+
+    [(product_id, _color, size, quantity)] = lines(guest)
+    product = db.session.get(Product, product_id)
+    kind = product.clothing_type
+    adults = db.session.query(Product).filter(Product.clothing_type == kind, Product.category != "kids").all()
+    assert product.category != "kids" and size in ("S", "M") and quantity == 1
+    assert product.price == pick(p.price for p in adults if size in p.available_sizes)
+
+
+@pytest.mark.parametrize("answer, color, quantity", [("the first one", None, 3), ("the black ones", "black", 3),
+                                                     ("the cheaper one", None, 3), ("2 of the first one", None, 2)])  # fmt: skip
+def test_which_one_is_answered_by_position_colour_or_price_keeping_size_and_quantity(guest, answer, color, quantity):
+    asked = say(guest, "add three pairs of socks", "M")
+    assert "Which one would you like?" in asked["reply"]
+    shown = [d for d in asked["tool_calls"][-1]["error"]["details"]]
+
+    picked = say(guest, answer, conversation=asked["conversation_id"])
+    if not lines(guest):  # the cheaper pair comes in two colours: the shop asks which, and the answer adds it
+        assert "which colour" in picked["reply"]
+        say(guest, "grey", conversation=asked["conversation_id"])
+
+    [(product_id, line_color, size, line_quantity)] = lines(guest)
+    assert (size, line_quantity) == ("M", quantity)
+    if color:
+        assert line_color == color
+    elif "cheaper" in answer:
+        assert product_id == min(shown, key=lambda d: Decimal(d["price"]))["product_id"]
+    else:
+        assert product_id == shown[0]["product_id"]

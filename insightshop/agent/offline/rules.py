@@ -465,7 +465,7 @@ class Msg:
 
     @cached_property
     def size(self) -> str | None:
-        return _size(self.core) or _raw_size(self.raw)
+        return _size(self.core) or _raw_size(self.raw) or _bare_size(self.core)
 
     @cached_property
     def category(self) -> str | None:
@@ -506,6 +506,15 @@ def _product_ids(text: str) -> list[int]:
 
 def _size(text: str) -> str | None:
     match = WORD_SIZE.search(text) or LETTER_SIZE.search(text)
+    return normalise_size(match.group(1)) if match else None
+
+
+# A whole message that is only a size letter answers "which size?": "m", "l please", "xs thanks".
+BARE_SIZE = re.compile(r"\W*(?:ok(?:ay)?\s+|um+\s+)?(xxl|xl|xs|s|m|l)\W*(?:please|pls|plz|thanks|thank\s+you|thx)?\W*")
+
+
+def _bare_size(text: str) -> str | None:
+    match = BARE_SIZE.fullmatch(text)
     return normalise_size(match.group(1)) if match else None
 
 
@@ -698,6 +707,11 @@ NOT_A_COUNT = re.compile(
 )
 
 
+# "jeans size 32", "sneakers in a 10": a numbered size (the shop sizes XS–XXL), never a quantity.
+NUMERIC_SIZE = re.compile(r"\b(?:size|sz|waist|us|uk|eu)\s*[:=]?\s*\d{1,2}(?:\.5)?\b|\bin\s+(?:an?\s+)?(?:size\s+)?\d{1,2}\b(?!\s*(?:%|colou?rs?|days?))")
+NEGATIVE_COUNT = re.compile(r"(?<![\w.$])-\s*\d+")
+
+
 def _quantity(text: str) -> int | None:
     pairs = PAIRS.search(text)
     if pairs:
@@ -716,7 +730,7 @@ def _item(segment: str) -> Item:
     words = WORD.findall(_blank(SORT_ANY, segment))
     kinds = [k for k in map(clothing_type, words) if k]
     ids = _product_ids(segment)
-    quantity_text = _blank(AMOUNT, _blank(PRODUCT_REF, segment))
+    quantity_text = _blank(NUMERIC_SIZE, _blank(AMOUNT, _blank(PRODUCT_REF, segment)))
     return Item(
         product_id=ids[0] if ids else None,
         clothing_type=kinds[-1] if kinds else None,
@@ -1081,10 +1095,18 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
 
 
 def _add(turn: Turn, found: list[Item]) -> Interpretation:
+    if NEGATIVE_COUNT.search(turn.msg.norm):
+        return say(turn, "I can only add items, from 1 to 10 at a time — how many would you like?")
     planned = []
     for item in found:
         args = item.arguments()
         args["quantity"] = item.quantity or 1
+        if NUMERIC_SIZE.search(turn.msg.norm) and not item.size:
+            # Asked like the shop's own "which size?", so that "M" or "large" next adds it.
+            result = ask(turn, f"Our sizes are letters, not numbers: {', '.join(SIZES)} — which size would you like?")
+            quantity = args.pop("quantity")
+            result.context.update(last_action="cart_add_item", last_item=args, last_quantity=quantity)
+            return result
         if args["quantity"] > 10:
             args["quantity"] = 10
             return ask(turn, "I can add at most 10 of an item at a time — shall I add 10?", "cart_add_item", args,
@@ -1247,7 +1269,8 @@ def _only_attributes(msg: Msg) -> bool:
               "only", "but", "with", "and", "sorted", "sort", "by", "i", "meant", "mean", "no", "wait", "sorry",
               "oops", "actually", "should", "been", "be", "say", "to", "my", "bad", "mistake"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
-    return all(normalise_color(w) or w in SIZE_WORDS or w in CATEGORY_OF for w in words)
+    letters = {"s", "m", "l"} if msg.size else set()  # "M please" after "which size?"
+    return all(normalise_color(w) or w in SIZE_WORDS or w in letters or w in CATEGORY_OF for w in words)
 
 
 def _refine_add(turn: Turn, changes: dict) -> Interpretation | None:

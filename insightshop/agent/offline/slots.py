@@ -61,7 +61,11 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     chosen = None
     ordinal = ORDINAL.search(msg.norm)
     priced = [p for p in shown if _price(p) is not None]
-    if ordinal and PICK_WORDS.search(plain):
+    choice = request.context.get("choice_for") if isinstance(request.context.get("choice_for"), dict) else None
+    by_color = [p for p in shown if msg.colors and msg.colors[0] in (p.get("colors") or [])]
+    if choice is not None and len(by_color) == 1 and not ordinal:
+        chosen = by_color[0]  # "the black ones" after "which one would you like?"
+    elif ordinal and PICK_WORDS.search(plain):
         index = ORDINALS[ordinal.group(1)]
         chosen = shown[index] if -len(shown) <= index < len(shown) else None
     elif priced and CHEAPER.search(plain) and PICK_WORDS.search(plain):
@@ -79,7 +83,11 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
             msg.norm,
         )
     )
-    wants = msg.has(ADD) or re.search(r"\b(?:take|get|grab|want|buy|go\s+with|go\s+for|have)\b", plain)
+    if choice is not None:  # the add that asked which one: its size, colour and quantity stand
+        size, color = size or choice.get("selected_size"), color or choice.get("selected_color")
+        counted = re.search(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", msg.norm)
+        quantity = (quantity if counted else None) or choice.get("quantity")  # "the cheaper one": which, not how many
+    wants = msg.has(ADD) or re.search(r"\b(?:take|get|grab|want|buy|go\s+with|go\s+for|have)\b", plain) or choice
     if not (wants or size or color or quantity):
         name = chosen.get("name") or f"product {chosen['id']}"
         price = f" at ${_price(chosen):.2f}" if _price(chosen) is not None else ""
@@ -337,12 +345,36 @@ def fill_shipping(request: Request) -> Interpretation | None:
 
 
 def _by_id(planned: PlannedCall, request: Request) -> PlannedCall:
-    """A product chosen by id needs no department or type any more."""
+    """A product chosen by id needs no department or type any more. "The cheapest hoodie in small" names one:
+    the lowest-priced of that garment in the asked colour, size and department (the priciest for "most
+    expensive"), instead of a question about which."""
+    if "product_id" not in planned.arguments:
+        planned = _by_price(planned, request)
     if "product_id" not in planned.arguments:
         return planned
     return PlannedCall(
         planned.name, {k: v for k, v in planned.arguments.items() if k not in ("category", "clothing_type")}
     )
+
+
+def _by_price(planned: PlannedCall, request: Request) -> PlannedCall:
+    args = planned.arguments
+    cheapest, priciest = CHEAPER.search(request.plain), PRICIER.search(request.plain)
+    if not (cheapest or priciest) or cheapest and priciest or not args.get("clothing_type"):
+        return planned
+    fitting = [
+        p for p in request.vocabulary.products
+        if p.clothing_type == args["clothing_type"]
+        and (not args.get("category") or p.category == args["category"])
+        and (not args.get("selected_color") or args["selected_color"] in p.colors)
+        and (not args.get("selected_size") or args["selected_size"] in p.sizes)
+    ]  # fmt: skip
+    if not args.get("category"):  # adults' before kids', as the shop resolves a garment with no department said
+        fitting = [p for p in fitting if p.category != "kids"] or fitting
+    if not fitting:
+        return planned  # the service says honestly that none is in stock
+    chosen = (min if cheapest else max)(fitting, key=lambda p: (p.price, p.id))
+    return PlannedCall(planned.name, {**args, "product_id": chosen.id})
 
 
 COMPLETERS = {"cart_add_item": _by_id, "review_create": _review, "admin_order_update_status": _shipping}
