@@ -4,7 +4,8 @@ like "add the first one", "the cheapest one" or "make that 3" point at real thin
 Keys written here (all JSON-safe):
 - last_shown: the products of the last list shown, in the order shown: [{id, name, price, category, colors, sizes}]
   (price a float); last_product_ids is the same ids (older readers), last_product_id the first or last added one.
-- last_line: the cart line last added {product_id, size, color, quantity} (quantity = what the line now holds).
+- last_line: the cart line last added {product_id, size, color, quantity, name, unit_price} (quantity = what the
+  line now holds; unit_price a string, the price the cart charges).
 - pending: a question waiting for the shopper's answer ({tool, args}); written by the engine, kept here.
 """
 
@@ -49,7 +50,8 @@ def remember(context: dict, tool_calls: list[dict]) -> dict:
                 continue
             context["last_product_id"] = added["product_id"]
             context["last_line"] = {"product_id": added["product_id"], "size": added.get("size"),
-                                    "color": added.get("color"), "quantity": added.get("quantity")}  # fmt: skip
+                                    "color": added.get("color"), "quantity": added.get("quantity"),
+                                    "name": added.get("name"), "unit_price": added.get("unit_price")}  # fmt: skip
         removed = result.get("removed")
         if isinstance(removed, dict) and context.get("last_line", {}).get("product_id") == removed.get("product_id"):
             line = [

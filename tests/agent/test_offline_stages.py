@@ -146,14 +146,16 @@ def test_remember_keeps_the_shown_list_in_order_with_prices_and_the_last_added_l
             {"id": 3, "name": "B", "price": "9.00", "category": "kids", "available_colors": ["blue"],
              "available_sizes": ["S", "M"]}]}},
         {"name": "cart_add_item", "outcome": "executed",
-         "result": {"added": [{"product_id": 3, "size": "M", "color": "blue", "quantity": 2}]}},
+         "result": {"added": [{"product_id": 3, "size": "M", "color": "blue", "quantity": 2, "name": "B",
+                               "unit_price": "9.00"}]}},
         {"name": "cart_clear", "outcome": "needs_confirmation"},
     ])  # fmt: skip
     assert context["last_shown"] == [
         {"id": 7, "name": "A", "price": 19.5, "category": "men", "colors": ["red"], "sizes": ["M"]},
         {"id": 3, "name": "B", "price": 9.0, "category": "kids", "colors": ["blue"], "sizes": ["S", "M"]},
     ]
-    assert context["last_line"] == {"product_id": 3, "size": "M", "color": "blue", "quantity": 2}
+    assert context["last_line"] == {"product_id": 3, "size": "M", "color": "blue", "quantity": 2, "name": "B",
+                                    "unit_price": "9.00"}  # fmt: skip
     assert context["last_product_ids"] == [7, 3]
 
 

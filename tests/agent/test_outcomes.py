@@ -398,3 +398,11 @@ def test_which_one_is_answered_by_position_colour_or_price_keeping_size_and_quan
         assert product_id == min(shown, key=lambda d: Decimal(d["price"]))["product_id"]
     else:
         assert product_id == shown[0]["product_id"]
+
+
+def test_how_much_is_it_right_after_adding_gives_the_price_the_cart_charges(guest):
+    added = say(guest, "add a red dress size M")
+    turn = say(guest, "how much is it", conversation=added["conversation_id"])
+
+    line = cart.get_cart(guest).lines[0]
+    assert turn["tool_calls"] == [] and turn["reply"] == f"The {line.product.name} is ${line.unit_price:.2f} each."

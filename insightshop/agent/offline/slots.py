@@ -199,10 +199,18 @@ PRICE_QUESTION = re.compile(r"\b(?:how\s+much|price|cost|costs)\b.*\b(?:it|that|
 def price_of_shown(request: Request) -> Interpretation | None:
     """ "how much is it?", "what does the second one cost?": answered from the list just shown."""
     shown = [p for p in request.context.get("last_shown") or [] if isinstance(p, dict) and _price(p) is not None]
-    if not shown or not PRICE_QUESTION.search(request.plain):
+    if not PRICE_QUESTION.search(request.plain):
         return None
     msg = Msg(request.norm.text)
     if msg.product_ids or msg.types or msg.has(ADD):
+        return None
+    line = request.context.get("last_line")
+    if isinstance(line, dict) and line.get("unit_price") and line.get("product_id") == request.context.get(
+        "last_product_id"
+    ) and not ORDINAL.search(msg.norm):
+        # "how much is it?" right after adding it: the price the cart charges (sales included)
+        return reply(request, f"The {line.get('name') or 'item'} is ${line['unit_price']} each.")
+    if not shown:
         return None
     ordinal = ORDINAL.search(msg.norm)
     if ordinal:
