@@ -47,8 +47,9 @@ def _sentence(entry: dict) -> str:
             "cart_clear": "Your cart is empty now. ",
         }.get(name, "")
         if not cart["item_count"]:
-            return prefix or "Your cart is empty."
-        return f"{prefix}Your cart has {cart['item_count']} item(s), subtotal ${cart['subtotal']}."
+            return prefix.strip() or "Your cart is empty."
+        count = cart["item_count"]
+        return f"{prefix}Your cart has {count} item{'' if count == 1 else 's'}, subtotal ${cart['subtotal']}."
     if name == "search_products":
         return search_sentence(data)
     return SIMPLE.get(name, lambda d: "Done.")(data)
@@ -170,7 +171,8 @@ def _my_orders_sentence(found: list[dict]) -> str:
         return "I can't find any orders for you yet."
     parts = []
     for order in found[:3]:
-        text = f"#{order['id']} ({order['item_count']} item(s), ${order['total']}) is {order['status']}"
+        items = f"{order['item_count']} item{'' if order['item_count'] == 1 else 's'}"
+        text = f"#{order['id']} ({items}, ${order['total']}) is {order['status']}"
         if order.get("tracking_number"):
             text += f", {order['carrier']} tracking {order['tracking_number']}"
         parts.append(text)

@@ -291,7 +291,7 @@ def _cart_remove_item(actor, args, _token):
     left = cart.remove_item(actor, line.item.id, args.get("quantity"))
     removed = {"product_id": product_id, "name": name, "quantity": had - left}
     return {
-        "message": f"Removed {removed['quantity']} item(s).",
+        "message": f"Removed {removed['quantity']} × {name}.",
         "removed": removed,
         "cart": cart_to_dict(cart.get_cart(actor)),
     }

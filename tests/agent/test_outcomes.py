@@ -406,3 +406,33 @@ def test_how_much_is_it_right_after_adding_gives_the_price_the_cart_charges(gues
 
     line = cart.get_cart(guest).lines[0]
     assert turn["tool_calls"] == [] and turn["reply"] == f"The {line.product.name} is ${line.unit_price:.2f} each."
+
+
+@pytest.mark.parametrize("follow_up, expected", [("change the size to large", ("navy", "L", 2)),
+                                                 ("switch it to black", ("black", "M", 2))])  # fmt: skip
+def test_change_the_size_or_colour_of_the_line_just_added(guest, follow_up, expected):
+    turn = say(guest, "add 2 medium navy hoodies", follow_up)
+
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == expected
+    assert turn["reply"].startswith("Removed 2 × ") and "item(s)" not in turn["reply"]
+
+
+def test_several_items_each_with_its_size_letter_after_it(guest):
+    say(guest, "add a black hoodie L, a pair of blue jeans M and 3 black socks M")
+
+    assert sorted((db.session.get(Product, p).clothing_type, c, s, q) for p, c, s, q in lines(guest)) == [
+        ("hoodie", "black", "L", 1), ("jeans", "blue", "M", 1), ("socks", "black", "M", 3)]  # fmt: skip
+
+
+def test_a_count_corrected_in_the_same_message_is_the_one_added(guest):
+    say(guest, "add 2 red shirts in M, no make it 3")
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("red", "M", 3)
+
+
+def test_whats_left_after_a_removal_shows_the_cart(guest):
+    cart.add_item(guest, 61, 2, "black", "M")
+    turn = say(guest, "add a red dress M", "remove the dress", "what's left?")
+    assert [c["name"] for c in turn["tool_calls"]] == ["cart_show"]
+    assert turn["reply"].startswith("Your cart has 2 items, subtotal $")

@@ -322,6 +322,8 @@ CART_SHOW = _rx(
     r"\b(?:show|view|see|what|whats|display|open|check|look|list|total|contents|how\s+many|how\s+much|"
     r"review|go\s+to|in\s+my|inside)\b|\bwhat\s+(?:did|have)\s+i\s+(?:add|put|got)"
 )
+# "what's left?" after a removal: the cart.
+WHATS_LEFT = _rx(r"^\W*(?:so\s+|ok(?:ay)?\s+|and\s+)?(?:what\s*(?:is|'?s)|whats)\s+(?:left|remaining|in\s+there|still\s+(?:there|in\s+it))\W*(?:now)?\W*$")
 SEARCH_VERB = _rx(
     r"\b(?:show|find|search|looking\s+for|look\s+for|browse|do\s+you\s+(?:have|sell|carry|stock)|"
     r"got\s+any|recommend|suggest|see|any|i\s+(?:want|need)|shopping\s+for|in\s+the\s+market\s+for)\b"
@@ -335,7 +337,10 @@ EXCLUDED = _rx(
     r"(?:\bbut\s+(?:not|no)|\bnot|\bwithout|\bexcept|\bexcluding|\banything\s+but)\s+(?:any\s+|in\s+|the\s+)?([a-z]+)"
 )
 # "no wait, I meant XL": a correction of what was just asked for.
-CORRECTION = r"\bi\s+meant\b|\bi\s+mean\b|\bmeant\s+to\s+say\b|\bshould\s+(?:have\s+been|be)\b|\bmy\s+(?:bad|mistake)\b"
+CORRECTION = (
+    r"\bi\s+meant\b|\bi\s+mean\b|\bmeant\s+to\s+say\b|\bshould\s+(?:have\s+been|be)\b|\bmy\s+(?:bad|mistake)\b|"
+    r"\b(?:change|switch|swap|update)\s+(?:the\s+|its\s+|my\s+)?(?:size|colou?r)\b|\b(?:switch|swap)\s+(?:it\s+)?to\b"
+)
 SWAP = _rx(
     r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b|" + CORRECTION
 )
@@ -735,10 +740,19 @@ def _item(segment: str) -> Item:
         product_id=ids[0] if ids else None,
         clothing_type=kinds[-1] if kinds else None,
         color=next((c for c in map(normalise_color, words) if c), None),
-        size=_size(segment),
+        size=_size(segment) or (_trailing_size(segment) if kinds else None),
         category=_category(words),
         quantity=_quantity(quantity_text),
     )
+
+
+# "a black hoodie L, blue jeans M": a size letter right after the garment, ending its item.
+TRAILING_SIZE = re.compile(r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)\W*$")
+
+
+def _trailing_size(segment: str) -> str | None:
+    match = TRAILING_SIZE.search(segment)
+    return normalise_size(match.group(2)) if match and clothing_type(match.group(1)) else None
 
 
 def items(msg: Msg) -> list[Item]:
@@ -1094,7 +1108,15 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
     return _add(turn, found)
 
 
+# "add 2 red shirts, no make it 3": the count said last stands.
+RECOUNT = re.compile(r"(?:,|\bno\b|\bactually\b|\bsorry\b|\bwait\b|\boops\b)\s*,?\s*(?:no\s*,?\s*)?(?:make\s+(?:it|that|them)|"
+                     r"i\s+mean|rather)\s+(" + NUM + r")\b")
+
+
 def _add(turn: Turn, found: list[Item]) -> Interpretation:
+    recount = RECOUNT.search(turn.msg.norm)
+    if recount and len(found) == 1:
+        found[0].quantity = _number(recount.group(1)) or found[0].quantity
     if NEGATIVE_COUNT.search(turn.msg.norm):
         return say(turn, "I can only add items, from 1 to 10 at a time — how many would you like?")
     planned = []
@@ -1122,7 +1144,8 @@ def h_cart_show(turn: Turn) -> Interpretation | None:
         return None
     bare = re.fullmatch(r"\W*(?:(?:my|the|open|view|show)\s+)?(?:shopping\s+)?(?:cart|basket|bag)\W*", msg.norm)
     cart_words = msg.has(CART_RX) and (msg.has(CART_SHOW) or question)
-    return call(turn, "cart_show", {}) if bare or cart_words or msg.has(CART_TOTAL) else None
+    left = msg.has(WHATS_LEFT) and turn.ctx.get("last_action") in ("cart_remove_item", "cart_add_item", "cart_show")
+    return call(turn, "cart_show", {}) if bare or cart_words or left or msg.has(CART_TOTAL) else None
 
 
 def h_quantity_change(turn: Turn) -> Interpretation | None:
@@ -1267,7 +1290,8 @@ def _only_attributes(msg: Msg) -> bool:
               "this", "that", "these", "those", "got", "any", "available", "come", "comes", "does", "is", "are",
               "instead", "version", "colour", "color", "maybe", "then", "show", "me", "do", "you", "have",
               "only", "but", "with", "and", "sorted", "sort", "by", "i", "meant", "mean", "no", "wait", "sorry",
-              "oops", "actually", "should", "been", "be", "say", "to", "my", "bad", "mistake"}  # fmt: skip
+              "oops", "actually", "should", "been", "be", "say", "to", "my", "bad", "mistake", "change", "switch",
+              "swap", "update", "its"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     letters = {"s", "m", "l"} if msg.size else set()  # "M please" after "which size?"
     return all(normalise_color(w) or w in SIZE_WORDS or w in letters or w in CATEGORY_OF for w in words)
