@@ -6,6 +6,7 @@ Keys written here (all JSON-safe):
   (price a float); last_product_ids is the same ids (older readers), last_product_id the first or last added one.
 - last_line: the cart line last added {product_id, size, color, quantity, name, unit_price} (quantity = what the
   line now holds; unit_price a string, the price the cart charges).
+- last_add_failed: whether the last cart_add_item failed (out of stock, a choice to make), so a new count retries it.
 - pending: a question waiting for the shopper's answer ({tool, args}); written by the engine, kept here.
 """
 
@@ -34,6 +35,8 @@ def remember(context: dict, tool_calls: list[dict]) -> dict:
     context.pop("choice_for", None)
     for entry in tool_calls:
         _remember_choice(context, entry)
+        if entry.get("name") == "cart_add_item":  # "make it 2" after an add that failed adds 2, removes nothing
+            context["last_add_failed"] = entry.get("outcome") != "executed"
         if entry.get("outcome") != "executed" or not isinstance(entry.get("result"), dict):
             continue
         result = entry["result"]

@@ -436,3 +436,41 @@ def test_whats_left_after_a_removal_shows_the_cart(guest):
     turn = say(guest, "add a red dress M", "remove the dress", "what's left?")
     assert [c["name"] for c in turn["tool_calls"]] == ["cart_show"]
     assert turn["reply"].startswith("Your cart has 2 items, subtotal $")
+
+
+def test_the_red_ones_only_narrows_the_last_search(guest):
+    turn = say(guest, "show me some shorts for summer", "in kids sizes", "I'd like to see the red ones only")
+
+    [search] = turn["tool_calls"]
+    assert {k: search["arguments"].get(k) for k in ("clothing_type", "category", "color")} == {
+        "clothing_type": "shorts", "category": "kids", "color": "red"}  # fmt: skip
+    assert search["result"]["products"] and all(p["category"] == "kids" for p in search["result"]["products"])
+
+
+def test_any_colour_but_pink_is_not_pink(guest):
+    turn = say(guest, "I need a dress for my daughter, size XS, any colour but pink")
+    [search] = turn["tool_calls"]
+    assert "color" not in search["arguments"] and search["arguments"]["category"] == "kids"
+
+
+def test_a_new_count_after_a_failed_add_retries_the_add_and_removes_nothing(guest):
+    from insightshop.models.catalog import ProductVariant
+
+    variant = db.session.query(ProductVariant).filter_by(product_id=61, color="black", size="M").one()
+    variant.stock = 2
+    db.session.commit()
+    cart.add_item(guest, 3, 1, "white", "L")
+
+    failed = say(guest, "add 3 of product 61 in black, size M")
+    assert failed["tool_calls"][0]["outcome"] == "error"
+    retry = say(guest, "actually I want 2 not 3", conversation=failed["conversation_id"])
+
+    assert [(c["name"], c["outcome"]) for c in retry["tool_calls"]] == [("cart_add_item", "executed")]
+    assert sorted((p, q) for p, _c, _s, q in lines(guest)) == [(3, 1), (61, 2)]
+
+
+def test_n_not_m_after_an_add_sets_the_count(guest):
+    turn = say(guest, "add 2 large white shirts", "actually I want 3 not 2")
+    assert [c["name"] for c in turn["tool_calls"]] == ["cart_add_item"]
+    [(_p, _c, _s, quantity)] = lines(guest)
+    assert quantity == 3

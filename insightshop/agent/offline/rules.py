@@ -334,7 +334,8 @@ CATALOG_WORDS = _rx(
 )
 SWAP_ITEMS = _rx(r"\b(?:swap|exchange|switch|replace|change)\s+(?:out\s+)?(.+?)\s+(?:for|with|to|into)\s+(.+)$")
 EXCLUDED = _rx(
-    r"(?:\bbut\s+(?:not|no)|\bnot|\bwithout|\bexcept|\bexcluding|\banything\s+but)\s+(?:any\s+|in\s+|the\s+)?([a-z]+)"
+    r"(?:\bbut\s+(?:not|no)|\bnot|\bwithout|\bexcept|\bexcluding|\banything\s+but|"
+    r"\bany\s+(?:other\s+)?(?:colou?r|style|kind)\s+but)\s+(?:any\s+|in\s+|the\s+)?([a-z]+)"
 )
 # "no wait, I meant XL": a correction of what was just asked for.
 CORRECTION = (
@@ -349,7 +350,7 @@ QTY_CHANGE = re.compile(
     r"(?:make\s+(?:it|that|them|those|this)|change\s+(?:it|that|the\s+quantity|quantity)\s+to|set\s+(?:it|the\s+"
     r"quantity|quantity)\s+to|i\s+(?:want|need)|let'?s\s+(?:do|make\s+it)|i'?ll\s+take|just|only)?\s*"
     r"(" + NUM + r")(?:\s+(?:of\s+(?:them|those|these|it)|instead|please|units|pieces|total|in\s+total|pairs))*"
-    r"\s*[.!]*$"
+    r"(?:\s*,?\s*(?:not|rather\s+than|instead\s+of)\s+" + NUM + r")?\s*[.!]*$"
 )
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
@@ -1155,6 +1156,10 @@ def h_quantity_change(turn: Turn) -> Interpretation | None:
     if not match or turn.ctx.get("last_action") != "cart_add_item" or not isinstance(last, dict) or not last:
         return None
     wanted, had = _number(match.group(1)), int(turn.ctx.get("last_quantity") or 1)
+    if wanted and turn.ctx.get("last_add_failed"):  # nothing was added: ask the shop again, for the new count
+        result = call(turn, "cart_add_item", {**last, "quantity": min(wanted, 10)})
+        result.context.update(last_quantity=min(wanted, 10), last_action="cart_add_item")
+        return result
     if not wanted or wanted == had:
         return say(turn, f"You already have {had} of those in your cart.")
     if wanted > had:
@@ -1291,7 +1296,8 @@ def _only_attributes(msg: Msg) -> bool:
               "instead", "version", "colour", "color", "maybe", "then", "show", "me", "do", "you", "have",
               "only", "but", "with", "and", "sorted", "sort", "by", "i", "meant", "mean", "no", "wait", "sorry",
               "oops", "actually", "should", "been", "be", "say", "to", "my", "bad", "mistake", "change", "switch",
-              "swap", "update", "its"}  # fmt: skip
+              "swap", "update", "its", "like", "see", "id", "d", "would", "want", "just", "let", "look",
+              "at"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     letters = {"s", "m", "l"} if msg.size else set()  # "M please" after "which size?"
     return all(normalise_color(w) or w in SIZE_WORDS or w in letters or w in CATEGORY_OF for w in words)
