@@ -4,7 +4,7 @@ like "add the first one", "the cheapest one" or "make that 3" point at real thin
 Keys written here (all JSON-safe):
 - last_shown: the products of the last list shown, in the order shown: [{id, name, price, category, colors, sizes}]
   (price a float); last_product_ids is the same ids (older readers), last_product_id the first or last added one.
-- last_line: the cart line last added {product_id, size, color, quantity, name, unit_price} (quantity = what the
+- last_line: the cart line last added {product_id, size, color, quantity, name, unit_price, category} (quantity = what the
   line now holds; unit_price a string, the price the cart charges).
 - last_add_failed: whether the last cart_add_item failed (out of stock, a choice to make), so a new count retries it.
 - pending: a question waiting for the shopper's answer ({tool, args}); written by the engine, kept here.
@@ -36,7 +36,8 @@ def remember(context: dict, tool_calls: list[dict]) -> dict:
     for entry in tool_calls:
         _remember_choice(context, entry)
         if entry.get("name") == "cart_add_item":  # "make it 2" after an add that failed adds 2, removes nothing
-            context["last_add_failed"] = entry.get("outcome") != "executed"
+            asked = {k: v for k, v in (entry.get("arguments") or {}).items() if k != "quantity"}
+            context["last_add_failed"] = entry.get("outcome") != "executed" and asked == context.get("last_item")
         if entry.get("outcome") != "executed" or not isinstance(entry.get("result"), dict):
             continue
         result = entry["result"]
@@ -54,7 +55,8 @@ def remember(context: dict, tool_calls: list[dict]) -> dict:
             context["last_product_id"] = added["product_id"]
             context["last_line"] = {"product_id": added["product_id"], "size": added.get("size"),
                                     "color": added.get("color"), "quantity": added.get("quantity"),
-                                    "name": added.get("name"), "unit_price": added.get("unit_price")}  # fmt: skip
+                                    "name": added.get("name"), "unit_price": added.get("unit_price"),
+                                    "category": added.get("category")}  # fmt: skip
         removed = result.get("removed")
         if isinstance(removed, dict) and context.get("last_line", {}).get("product_id") == removed.get("product_id"):
             line = [

@@ -73,8 +73,12 @@ class OfflineEngine:
 
     def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute) -> Plan:
         plan = self.plan(message, context, is_admin=is_admin, history=history)
+        previous = None
         for call in plan.calls:
-            if execute(call.name, call.arguments) is None:
+            if getattr(call, "after_success", False) and (previous is None or previous["outcome"] != "executed"):
+                break  # e.g. a swap's removal, once its add failed: the line in the cart stays
+            previous = execute(call.name, call.arguments)
+            if previous is None:
                 break
         return plan
 

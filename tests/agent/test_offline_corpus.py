@@ -360,9 +360,10 @@ CONVERSATIONS = {
         ("make it 5", add(clothing_type="shirt", selected_color="white", selected_size="L", quantity=2)),
         ("actually 4 of them", remove(clothing_type="shirt", selected_color="white", selected_size="L", quantity=1)),
         ("what about in blue?", add(clothing_type="shirt", selected_color="blue", selected_size="L", quantity=4)),
+        # The new line first; the old one goes only once the shop added it (a variant it lacks keeps the line).
         ("in medium instead",
-         remove(clothing_type="shirt", selected_color="blue", selected_size="L", quantity=4)
-         + add(clothing_type="shirt", selected_color="blue", selected_size="M", quantity=4)),
+         add(clothing_type="shirt", selected_color="blue", selected_size="M", quantity=4)
+         + remove(clothing_type="shirt", selected_color="blue", selected_size="L", quantity=4)),
         ("remove it", remove(clothing_type="shirt", selected_color="blue", selected_size="M")),
     ]),
     "search refinements": (None, [

@@ -303,7 +303,7 @@ def test_a_budget_is_a_search_and_never_a_removal(guest):
     ("add 1 navy sweater L", "no wait, i meant XL", ("navy", "XL", 1)),
     ("add a large white shirt", "sorry i meant medium", ("white", "M", 1)),
     ("add a red dress size S", "actually I meant M", ("red", "M", 1)),
-    ("add 2 black tees in M", "oops, I meant white", ("white", "M", 2)),
+    ("add 2 black hoodies in M", "oops, I meant grey", ("grey", "M", 2)),
 ])  # fmt: skip
 def test_i_meant_corrects_the_line_just_added(guest, first, correction, expected):
     say(guest, first, correction)
@@ -415,7 +415,7 @@ def test_change_the_size_or_colour_of_the_line_just_added(guest, follow_up, expe
 
     [(_product_id, color, size, quantity)] = lines(guest)
     assert (color, size, quantity) == expected
-    assert turn["reply"].startswith("Removed 2 × ") and "item(s)" not in turn["reply"]
+    assert turn["reply"].startswith("Added 2 × ") and "Removed 2 × " in turn["reply"] and "item(s)" not in turn["reply"]
 
 
 def test_several_items_each_with_its_size_letter_after_it(guest):
@@ -474,3 +474,20 @@ def test_n_not_m_after_an_add_sets_the_count(guest):
     assert [c["name"] for c in turn["tool_calls"]] == ["cart_add_item"]
     [(_p, _c, _s, quantity)] = lines(guest)
     assert quantity == 3
+
+
+def test_a_change_to_a_variant_the_shop_lacks_keeps_the_line_in_the_cart(guest):
+    say(guest, "add 2 medium navy hoodies")
+    before = lines(guest)
+
+    turn = say(guest, "add 2 medium navy hoodies", "change the colour to purple")
+
+    assert [c["name"] for c in turn["tool_calls"]] == ["cart_add_item"] and turn["tool_calls"][0]["outcome"] == "error"
+    assert lines(guest) == [(before[0][0], "navy", "M", 4)]
+
+
+def test_a_size_change_keeps_the_same_product(guest):
+    first = say(guest, "add 1 navy sweater L")
+    [(product_id, *_rest)] = lines(guest)
+    say(guest, "no wait, i meant XL", conversation=first["conversation_id"])
+    assert lines(guest) == [(product_id, "navy", "XL", 1)]

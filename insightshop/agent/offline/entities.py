@@ -31,6 +31,9 @@ SELF_NAME = re.compile(
     r"\s(?:-|—)\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)\s*$"
 )
 _MIN_PRICE = re.compile(lexicon.MIN_PRICE, re.I)
+# Words a message uses as commands; alone they never name a product ("show me…" is not "No-Show Socks").
+_COMMANDS = "show find add get put buy remove delete search see give take no yes set view list"
+COMMAND_WORDS = frozenset(_COMMANDS.split())
 _NEGATED_FLOOR = re.compile(
     r"\b(?:nothing|not|no|never|none|don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)(?:\s+(?:want\s+to|wanna|spend|pay|go))*"
     r"\s*$",
@@ -82,7 +85,7 @@ def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | N
                 hits[word] = position
         score = len(hits) / len(distinct)
         # With no garment named, words the engine reads as commands ("show" of "No-Show Socks") name nothing alone.
-        telling = types or any(word not in lexicon.KNOWN_WORDS for word in hits)
+        telling = types or any(word not in COMMAND_WORDS for word in hits)
         if hits and score >= 0.5 and telling:
             scored.append((score, len(hits), name, hits))
     scored.sort(key=lambda s: (-s[0], -s[1], min(s[3].values())))

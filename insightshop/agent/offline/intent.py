@@ -46,6 +46,8 @@ NOT_SOLD = re.compile(
     r"necklaces?|bracelets?|umbrellas?|wallets?|purses?|handbags?|backpacks?|boots|sandals|heels|slippers|"
     r"flip\s*flops|tuxedos?|perfumes?|makeup|cosmetics)\b"
 )
+# "what goes with my brown boots?": the thing is what they own, not what they ask for.
+WORN_WITH = re.compile(r"\b(?:with|match(?:es|ing)?|for|under|over)\s+(?:\w+\s+){0,3}$")
 CART_WORDS = re.compile(r"\b(?:cart|basket|bag|trolley|checkout)\b")
 REMOVAL_WORDS = re.compile(r"\b(?:drop|delete|remove|clear|empty|wipe)\b")
 SHOP_WORDS = re.compile(
@@ -184,7 +186,8 @@ def not_sold(request: Request) -> Interpretation | None:
     plain = request.plain
     if CART_WORDS.search(plain) and not ACTION.search(plain) or _names_products(request):
         return None
-    missing = next((m.group(0) for m in NOT_SOLD.finditer(plain) if not clothing_type(m.group(0))), None)
+    missing = next((m.group(0) for m in NOT_SOLD.finditer(plain)
+                    if not clothing_type(m.group(0)) and not WORN_WITH.search(plain[: m.start()])), None)  # fmt: skip
     if missing is None:
         return None
     carried = [CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts") for kind in request.vocabulary.clothing_types]

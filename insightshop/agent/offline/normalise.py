@@ -139,6 +139,6 @@ def _closest(word: str, targets: tuple[str, ...]) -> str | None:
 
 
 def _similarity(a: str, b: str, **_kwargs) -> float:
-    if len(a) == len(b) == 4 and sorted(a) == sorted(b) and DamerauLevenshtein.distance(a, b) == 1:
-        return 90.0  # two letters swapped in a short word ("bleu" → "blue") scores only 75 as a ratio
+    if len(a) == len(b) == 4 and b in COLORS and sorted(a) == sorted(b) and DamerauLevenshtein.distance(a, b) == 1:
+        return 90.0  # two letters swapped in a short colour ("bleu" → "blue") score only 75 as a ratio
     return max(fuzz.ratio(a, b), DamerauLevenshtein.normalized_similarity(a, b) * 100)

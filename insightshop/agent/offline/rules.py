@@ -32,6 +32,7 @@ from . import entities
 class PlannedCall:
     name: str  # a registry tool name
     arguments: dict  # validates against the tool's input schema
+    after_success: bool = False  # run only if the call before it succeeded (a swap removes only once it added)
 
 
 @dataclass
@@ -343,7 +344,8 @@ CORRECTION = (
     r"\b(?:change|switch|swap|update)\s+(?:the\s+|its\s+|my\s+)?(?:size|colou?r)\b|\b(?:switch|swap)\s+(?:it\s+)?to\b"
 )
 SWAP = _rx(
-    r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b|" + CORRECTION
+    r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b|"
+    r"^(?:no|nope|nah)\W+|" + CORRECTION
 )
 QTY_CHANGE = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
@@ -355,7 +357,8 @@ QTY_CHANGE = re.compile(
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
     r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
-    r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b|" + CORRECTION
+    r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b|"
+    r"^(?:no|nope|nah|sorry|oops)\W+(?:in|make\s+it)\b"
 )
 GREETING = _rx(r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening))\b")
 THANKS = _rx(r"\b(?:thanks|thank\s+you|thx|ty|cheers|appreciate\s+it)\b")
@@ -714,8 +717,11 @@ NOT_A_COUNT = re.compile(
 
 
 # "jeans size 32", "sneakers in a 10": a numbered size (the shop sizes XS–XXL), never a quantity.
-NUMERIC_SIZE = re.compile(r"\b(?:size|sz|waist|us|uk|eu)\s*[:=]?\s*\d{1,2}(?:\.5)?\b|\bin\s+(?:an?\s+)?(?:size\s+)?\d{1,2}\b(?!\s*(?:%|colou?rs?|days?))")
-NEGATIVE_COUNT = re.compile(r"(?<![\w.$])-\s*\d+")
+NUMERIC_SIZE = re.compile(
+    r"\b(?:size|sz|waist)\s*[:=]?\s*(?:(?:us|uk|eu)\s*)?\d{1,2}(?:\.5)?\b|\b(?:us|uk|eu)\s+size\s*\d{1,2}\b|"
+    r"\bin\s+(?:an?\s+)?(?:size\s+)?[2-5]\d\b"  # "jeans in 34": no count is that big
+)
+NEGATIVE_COUNT = re.compile(r"(?:^|\s)-\d+\b")
 
 
 def _quantity(text: str) -> int | None:
@@ -760,7 +766,7 @@ def items(msg: Msg) -> list[Item]:
     """The items a cart message names, attributes between them attached to the nearest item."""
     found: list[Item] = []
     loose = Item()
-    for segment in SEGMENT_SPLIT.split(msg.without_refs):
+    for segment in SEGMENT_SPLIT.split(EXCLUDED.sub(" ", msg.without_refs)):
         item = _item(segment)
         if item.identified:
             item.fill(loose)
@@ -1124,11 +1130,12 @@ def _add(turn: Turn, found: list[Item]) -> Interpretation:
     for item in found:
         args = item.arguments()
         args["quantity"] = item.quantity or 1
-        if NUMERIC_SIZE.search(turn.msg.norm) and not item.size:
+        if NUMERIC_SIZE.search(turn.msg.norm) and not item.size and len(found) == 1:
             # Asked like the shop's own "which size?", so that "M" or "large" next adds it.
             result = ask(turn, f"Our sizes are letters, not numbers: {', '.join(SIZES)} — which size would you like?")
             quantity = args.pop("quantity")
-            result.context.update(last_action="cart_add_item", last_item=args, last_quantity=quantity)
+            result.context.update(last_action="cart_add_item", last_item=args, last_quantity=quantity,
+                                  last_add_failed=True)  # nothing added yet: the answer adds, it swaps nothing
             return result
         if args["quantity"] > 10:
             args["quantity"] = 10
@@ -1146,6 +1153,8 @@ def h_cart_show(turn: Turn) -> Interpretation | None:
     bare = re.fullmatch(r"\W*(?:(?:my|the|open|view|show)\s+)?(?:shopping\s+)?(?:cart|basket|bag)\W*", msg.norm)
     cart_words = msg.has(CART_RX) and (msg.has(CART_SHOW) or question)
     left = msg.has(WHATS_LEFT) and turn.ctx.get("last_action") in ("cart_remove_item", "cart_add_item", "cart_show")
+    left = left or re.search(r"\bhow\s+much\b.*\b(?:all\s+together|altogether|together|in\s+total|total|in\s+all)\b",
+                             msg.norm)  # fmt: skip
     return call(turn, "cart_show", {}) if bare or cart_words or left or msg.has(CART_TOTAL) else None
 
 
@@ -1273,10 +1282,16 @@ def h_refine(turn: Turn) -> Interpretation | None:
     if msg.types or msg.product_ids:
         return None
     changes = _attribute_changes(msg)
-    if not changes or not (msg.has(REFINE) or _only_attributes(msg)):
+    if not changes:
         return None
     if turn.ctx.get("last_action") == "cart_add_item" and isinstance(turn.ctx.get("last_item"), dict):
+        if not (msg.has(REFINE) or _only_attributes(msg)) or EXCLUDED.search(msg.norm):
+            return None  # "no red", "grey should be fine": not a change to what was just added
+        if BARE_SIZE.fullmatch(msg.core) and not turn.ctx.get("last_add_failed"):
+            return None  # a lone "L" after a successful add: which line, and add or change? unclear
         return _refine_add(turn, changes)
+    if not (msg.has(REFINE) or _only_attributes(msg, SEARCH_FILLER)):
+        return None
     search = dict(turn.ctx.get("last_search") or {})
     search.update(changes)
     return _search_call(turn, search)
@@ -1289,15 +1304,19 @@ def _attribute_changes(msg: Msg) -> dict:
     return {k: v for k, v in changes.items() if v is not None}
 
 
-def _only_attributes(msg: Msg) -> bool:
+# Words around attributes that change nothing: "in medium instead", "no wait, I meant XL", "change the size to L".
+_ATTRIBUTE_FILLER_WORDS = """
+    what about how in a an the for please ones one them it size this that these those got any available come comes
+    does is are instead version colour color maybe then show me do you have only but with and sorted sort by i
+    meant mean wait sorry oops actually should been be say to my bad mistake change switch swap update its
+"""
+ATTRIBUTE_FILLER = frozenset(_ATTRIBUTE_FILLER_WORDS.split())
+# Narrowing a search may also be asked for: "I'd like to see the red ones only".
+SEARCH_FILLER = ATTRIBUTE_FILLER | {"like", "see", "id", "d", "would", "want", "just", "let", "look", "at", "no"}
+
+
+def _only_attributes(msg: Msg, filler: frozenset[str] = ATTRIBUTE_FILLER) -> bool:
     text = _blank(LETTER_SIZE, _blank(PRICE_MAX, msg.core))
-    filler = {"what", "about", "how", "in", "a", "an", "the", "for", "please", "ones", "one", "them", "it", "size",
-              "this", "that", "these", "those", "got", "any", "available", "come", "comes", "does", "is", "are",
-              "instead", "version", "colour", "color", "maybe", "then", "show", "me", "do", "you", "have",
-              "only", "but", "with", "and", "sorted", "sort", "by", "i", "meant", "mean", "no", "wait", "sorry",
-              "oops", "actually", "should", "been", "be", "say", "to", "my", "bad", "mistake", "change", "switch",
-              "swap", "update", "its", "like", "see", "id", "d", "would", "want", "just", "let", "look",
-              "at"}  # fmt: skip
     words = [w for w in WORD.findall(text) if w not in filler and not w.isdigit()]
     letters = {"s", "m", "l"} if msg.size else set()  # "M please" after "which size?"
     return all(normalise_color(w) or w in SIZE_WORDS or w in letters or w in CATEGORY_OF for w in words)
@@ -1310,11 +1329,30 @@ def _refine_add(turn: Turn, changes: dict) -> Interpretation | None:
     new = {**last, **{keys[k]: v for k, v in changes.items() if k in keys}}
     if new == last:
         return None
+    line = turn.ctx.get("last_line") if isinstance(turn.ctx.get("last_line"), dict) else {}
+    if set(changes) == {"size"} and isinstance(line.get("product_id"), int):
+        # Another size of the very product added, not whichever garment of that type fits it.
+        new = {"product_id": line["product_id"], **({"selected_color": line["color"]} if line.get("color") else {}),
+               "selected_size": changes["size"]}  # fmt: skip
+    elif line.get("category") and "category" not in changes:
+        new["category"] = line["category"]  # another colour stays in the department of the line it replaces
     add = ("cart_add_item", {**new, "quantity": quantity})
-    if turn.msg.has(SWAP):
-        removal = {k: v for k, v in last.items() if k != "category"}
-        return calls(turn, [("cart_remove_item", {**removal, "quantity": quantity}), add])
+    if turn.msg.has(SWAP) and not turn.ctx.get("last_add_failed"):
+        # The new line first: if the shop has no such variant, the line already in the cart stays.
+        removal = _last_line_removal(turn.ctx) or {k: v for k, v in last.items() if k != "category"}
+        result = calls(turn, [add])
+        result.calls.append(PlannedCall("cart_remove_item", {**removal, "quantity": quantity}, after_success=True))
+        return result
     return calls(turn, [add])
+
+
+def _last_line_removal(ctx: dict) -> dict | None:
+    """The cart line the last add made (product, size, colour), as cart_remove_item arguments."""
+    line = ctx.get("last_line")
+    if not isinstance(line, dict) or not isinstance(line.get("product_id"), int):
+        return None
+    keys = (("product_id", "product_id"), ("size", "selected_size"), ("color", "selected_color"))
+    return {target: line[source] for source, target in keys if line.get(source)}
 
 
 def h_search(turn: Turn) -> Interpretation | None:

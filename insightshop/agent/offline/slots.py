@@ -25,7 +25,11 @@ from .rules import (
 )
 
 CHEAPER = re.compile(lexicon.CHEAPER)
+# Superlatives only: "nothing more expensive than $50" is a price bound, not "the priciest".
+CHEAPEST = re.compile(r"\b(?:cheapest|least\s+expensive|lowest[\s-]priced|lowest\s+price)\b")
+PRICIEST = re.compile(r"\b(?:priciest|most\s+expensive|highest[\s-]priced|highest\s+price|dearest)\b")
 PRICIER = re.compile(lexicon.PRICIER)
+QUESTION_CUE = re.compile(r"\?|^\W*(?:what|which|how|is|are|does|do|can|could|will|would)\b")
 PICK_WORDS = re.compile(
     r"\b(?:one|ones|item|product|option|of\s+(?:them|those|these|the\s+two)|pick|take|want|get|grab|choose|"
     r"go\s+(?:with|for)|i'?ll\s+have|i\s+will\s+(?:have|take|get))\b"
@@ -62,6 +66,8 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     ordinal = ORDINAL.search(msg.norm)
     priced = [p for p in shown if _price(p) is not None]
     choice = request.context.get("choice_for") if isinstance(request.context.get("choice_for"), dict) else None
+    if choice is not None and QUESTION_CUE.search(plain):
+        choice = None  # "what colours does the second one come in?" asks; it does not choose
     by_color = [p for p in shown if msg.colors and msg.colors[0] in (p.get("colors") or [])]
     if choice is not None and len(by_color) == 1 and not ordinal:
         chosen = by_color[0]  # "the black ones" after "which one would you like?"
@@ -204,6 +210,8 @@ def price_of_shown(request: Request) -> Interpretation | None:
     msg = Msg(request.norm.text)
     if msg.product_ids or msg.types or msg.has(ADD):
         return None
+    if re.search(r"\b(?:total|together|altogether|all|in\s+all|come\s+to|everything)\b", request.plain):
+        return None  # the cart's total, not one price
     line = request.context.get("last_line")
     if isinstance(line, dict) and line.get("unit_price") and line.get("product_id") == request.context.get(
         "last_product_id"
@@ -367,9 +375,11 @@ def _by_id(planned: PlannedCall, request: Request) -> PlannedCall:
 
 def _by_price(planned: PlannedCall, request: Request) -> PlannedCall:
     args = planned.arguments
-    cheapest, priciest = CHEAPER.search(request.plain), PRICIER.search(request.plain)
+    cheapest, priciest = CHEAPEST.search(request.plain), PRICIEST.search(request.plain)
     if not (cheapest or priciest) or cheapest and priciest or not args.get("clothing_type"):
         return planned
+    if entities.product_mentions(request.norm.text, request.vocabulary, [args["clothing_type"]]):
+        return planned  # "the cheapest zip hoodie": the name narrows it, and the service resolves it
     fitting = [
         p for p in request.vocabulary.products
         if p.clothing_type == args["clothing_type"]
