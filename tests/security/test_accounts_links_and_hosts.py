@@ -99,7 +99,7 @@ def test_the_existing_account_notice_links_start_with_the_public_base_url(app, c
 
 def test_production_needs_a_public_base_url(monkeypatch, tmp_path):
     monkeypatch.setenv("APP_ENV", "production")
-    monkeypatch.setenv("SECRET_KEY", "x")
+    monkeypatch.setenv("SECRET_KEY", "x" * 40)
     monkeypatch.delenv("PUBLIC_BASE_URL", raising=False)
 
     with pytest.raises(ConfigError, match="PUBLIC_BASE_URL"):
@@ -108,7 +108,7 @@ def test_production_needs_a_public_base_url(monkeypatch, tmp_path):
 
 def test_production_trusts_only_the_public_host_unless_told(monkeypatch, tmp_path):
     monkeypatch.setenv("APP_ENV", "production")
-    monkeypatch.setenv("SECRET_KEY", "x")
+    monkeypatch.setenv("SECRET_KEY", "x" * 40)
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://shop.example.com/")
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_live_configured")
     monkeypatch.delenv("TRUSTED_HOSTS", raising=False)
