@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from sqlalchemy import Select, and_, case, false, func, or_, select, true
+from sqlalchemy import Select, String, and_, case, false, func, literal_column, or_, select, true, union_all
 
 from ..extensions import db
 from ..models.catalog import Product, ProductVariant
@@ -188,18 +188,24 @@ def catalog_facets(query: CatalogQuery) -> Facets:
     """Counts per facet value for the query, each facet counted without its own selection (multi-select)."""
     parsed = parse_query(query.text)
     sales = tuple(running_sales())
+    facet_plans = {facet: _plan(constraints_for(query.without(facet), parsed), sales) for facet in FACETS}
+    unpriced = constraints_for(replace(query, min_price=None, max_price=None), parsed)
+    band_plan = _plan(replace(unpriced, min_price=None, max_price=None), sales)
+    counts = _facet_counts(facet_plans, band_plan)
     values: dict[str, list[FacetValue]] = {}
     for facet in FACETS:
-        counts = _facet_counts(facet, _plan(constraints_for(query.without(facet), parsed), sales), sales)
         chosen = set(query.selected(facet))
         values[facet] = [
-            FacetValue(value, counts.get(value, 0), value in chosen)
+            FacetValue(value, counts[facet].get(value, 0), value in chosen)
             for value in FACET_VOCABULARY[facet]
-            if counts.get(value) or value in chosen
+            if counts[facet].get(value) or value in chosen
         ]
-    unpriced = constraints_for(replace(query, min_price=None, max_price=None), parsed)
-    unpriced = replace(unpriced, min_price=None, max_price=None)
-    return Facets(values, _price_band_counts(_plan(unpriced, sales), query, sales))
+    bands = [
+        PriceBand(low, high, counts[PRICE_FACET].get(str(index), 0),
+                  query.min_price == low and query.max_price == _band_max(high))
+        for index, (low, high) in enumerate(PRICE_BANDS)
+    ]  # fmt: skip
+    return Facets(values, bands)
 
 
 def get_product(product_id: int, *, include_inactive: bool = False) -> Product:
@@ -394,9 +400,9 @@ class _Plan:
     def needs_table(self) -> bool:
         return self.min_price is not None or self.max_price is not None or self.on_sale
 
-    def matches(self, *, with_score: bool = False):
+    def matches(self, *, with_score: bool = False, name: str = "matches"):
         return search_index.match_subquery(
-            db.session.get_bind(), self.groups, filters=self.filters, with_score=with_score
+            db.session.get_bind(), self.groups, filters=self.filters, with_score=with_score, name=name
         )
 
     def index_args(self) -> dict:
@@ -417,12 +423,12 @@ def _plan(wanted: Constraints, sales=()) -> _Plan:
                  wanted.color or (), tuple(sales))  # fmt: skip
 
 
-def _filtered(plan: _Plan, *columns, with_score: bool = False):
+def _filtered(plan: _Plan, *columns, with_score: bool = False, match_name: str = "matches"):
     """A select of the plan's active products (with the relevance score column when asked)."""
     statement: Select = select(*(columns or (Product,))).where(Product.is_active)
     score = None
     if plan.uses_index:
-        matches = plan.matches(with_score=with_score)
+        matches = plan.matches(with_score=with_score, name=match_name)
         statement = statement.join(matches, matches.c.product_id == Product.id)
         score = matches.c.score if with_score else None
     price = _price_now(plan.sales)
@@ -484,36 +490,57 @@ def _ordering(sort: str, score, price=Product.price, colors=()):
     return (*in_color, Product.is_featured.desc(), *popularity, *tiebreak)
 
 
-def _facet_counts(facet: str, plan: _Plan, _sales=()) -> dict[str, int]:
-    if facet in ("color", "size"):
-        column = getattr(ProductVariant, facet)
-        conditions = [ProductVariant.stock > 0] if facet == "size" else []
-        ids, _ = _filtered(plan, Product.id)
-        statement = (
-            select(column, func.count(func.distinct(ProductVariant.product_id)))
-            .where(ProductVariant.product_id.in_(ids), *conditions)
-            .group_by(column)
-        )
-    else:
-        column = getattr(Product, facet)
-        base, _ = _filtered(plan, column)
-        sub = base.subquery()
-        statement = select(sub.c[facet], func.count()).group_by(sub.c[facet])
-    return {value: count for value, count in db.session.execute(statement) if value is not None}
+PRICE_FACET = "price"  # the price bands' rows among the facet counts, valued by their index in PRICE_BANDS
 
 
-def _price_band_counts(plan: _Plan, original: CatalogQuery, sales=()) -> list[PriceBand]:
-    base, _ = _filtered(plan, _price_now(sales).label("price"))
-    sub = base.subquery()
-    buckets = [
-        func.sum(case((and_(sub.c.price >= low, *([sub.c.price < high] if high else [])), 1), else_=0))
-        for low, high in PRICE_BANDS
-    ]
-    counts = db.session.execute(select(*buckets)).one()
-    return [
-        PriceBand(low, high, int(count or 0), original.min_price == low and original.max_price == _band_max(high))
-        for (low, high), count in zip(PRICE_BANDS, counts, strict=True)
-    ]
+def _facet_counts(facet_plans: dict[str, _Plan], band_plan: _Plan) -> dict[str, dict[str, int]]:
+    """Every facet's counts and the price bands' in one statement: (facet, value, count) rows.
+
+    Facets whose plans are alike (all of them, unless the shopper selected values of some) share one set of
+    matched products, so a plain search reads the index once, not once per facet."""
+    matched: dict[_Plan, object] = {}
+
+    def matched_for(plan: _Plan):
+        if plan not in matched:
+            name = f"matched_{len(matched)}"
+            columns = (Product.id, *(getattr(Product, f) for f in PRODUCT_FACETS), _price_now(plan.sales).label("price"))
+            statement, _ = _filtered(plan, *columns, match_name=f"{name}_index")
+            matched[plan] = statement.cte(name)
+        return matched[plan]
+
+    parts = [_facet_part(facet, matched_for(plan)) for facet, plan in facet_plans.items()]
+    products = matched_for(band_plan)
+    for index, (low, high) in enumerate(PRICE_BANDS):
+        in_band = [products.c.price >= low, *([products.c.price < high] if high is not None else [])]
+        parts.append(select(_constant(PRICE_FACET), _constant(str(index)), func.count()).where(*in_band))
+    counts: dict[str, dict[str, int]] = {facet: {} for facet in (*FACETS, PRICE_FACET)}
+    for facet, value, count in db.session.execute(union_all(*parts)):
+        if value is not None:
+            counts[facet][value] = int(count)
+    return counts
+
+
+PRODUCT_FACETS = ("category", "clothing_type", "fabric", "season")
+
+
+def _facet_part(facet: str, products):
+    """(facet, value, products counted) for one facet over the matched products; colours and sizes are the
+    variants' (a size only where it is in stock), each product counted once per value."""
+    if facet in PRODUCT_FACETS:
+        column = products.c[facet]
+        return select(_constant(facet), column, func.count()).group_by(column)
+    column = getattr(ProductVariant, facet)
+    in_stock = [ProductVariant.stock > 0] if facet == "size" else []
+    return (
+        select(_constant(facet), column, func.count(func.distinct(ProductVariant.product_id)))
+        .where(ProductVariant.product_id.in_(select(products.c.id)), *in_stock)
+        .group_by(column)
+    )
+
+
+def _constant(value: str):
+    # A fixed SQL string, not a bound parameter: PostgreSQL cannot type a bare parameter inside a UNION.
+    return literal_column("'" + value.replace("'", "''") + "'", String)
 
 
 def _band_max(high: Decimal | None) -> Decimal | None:

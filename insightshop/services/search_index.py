@@ -110,7 +110,7 @@ def reindex(connection: Connection, product_ids: Iterable[int] | None = None) ->
     return len(products)
 
 
-def _match_sql(dialect, groups, any_group, filters, with_score) -> tuple[str, str]:
+def _match_sql(dialect, groups, any_group, filters, with_score, param="match") -> tuple[str, str]:
     """SQL selecting product_id (and score) of matching products, and the bound match expression."""
     postgres = dialect.name == "postgresql"
     term = _pg_term if postgres else _fts_term
@@ -120,22 +120,24 @@ def _match_sql(dialect, groups, any_group, filters, with_score) -> tuple[str, st
     expression = both.join(parts)
     if postgres:
         score = ", -ts_rank(document, q, 1) AS score" if with_score else ""
-        sql = f"SELECT product_id{score} FROM product_search, to_tsquery('english', :match) AS q WHERE document @@ q"
+        sql = f"SELECT product_id{score} FROM product_search, to_tsquery('english', :{param}) AS q WHERE document @@ q"
     else:
         score = f", bm25(product_search, {SQLITE_WEIGHTS}) AS score" if with_score else ""
-        sql = f"SELECT rowid AS product_id{score} FROM product_search WHERE product_search MATCH :match"
+        sql = f"SELECT rowid AS product_id{score} FROM product_search WHERE product_search MATCH :{param}"
     return sql, expression
 
 
-def match_subquery(connection_or_dialect, groups, *, any_group=False, filters=(), with_score=False):
+def match_subquery(connection_or_dialect, groups, *, any_group=False, filters=(), with_score=False, name="matches"):
     """A common table expression (product_id[, score]) of active products matching the text groups
-    (all of them, or any with any_group) and every filter group; a lower score ranks first."""
+    (all of them, or any with any_group) and every filter group; a lower score ranks first. Statements that join
+    several differently filtered matches give each its own name."""
     dialect = getattr(connection_or_dialect, "dialect", connection_or_dialect)
-    sql, expression = _match_sql(dialect, groups, any_group, filters, with_score)
+    param = f"{name}_match"  # each match of one statement binds its own expression
+    sql, expression = _match_sql(dialect, groups, any_group, filters, with_score, param)
     columns = {"product_id": Integer, **({"score": Float} if with_score else {})}
     # Materialised so the index is queried once and drives the join; as a plain subquery SQLite may
     # nest it inside a scan of products and run the full-text query once per product.
-    return text(sql).bindparams(match=expression).columns(**columns).cte("matches").prefix_with("MATERIALIZED")
+    return text(sql).bindparams(**{param: expression}).columns(**columns).cte(name).prefix_with("MATERIALIZED")
 
 
 def count_matches(connection_or_dialect, groups, *, any_group=False, filters=()):
