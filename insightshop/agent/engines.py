@@ -74,12 +74,19 @@ class OfflineEngine:
     def respond(self, message: str, context: dict, *, is_admin: bool, history: list[dict], execute) -> Plan:
         plan = self.plan(message, context, is_admin=is_admin, history=history)
         previous = None
-        for call in plan.calls:
+        waiting = list(plan.calls)
+        while waiting:
+            call = waiting.pop(0)
             if getattr(call, "after_success", False) and (previous is None or previous["outcome"] != "executed"):
                 break  # e.g. a swap's removal, once its add failed: the line in the cart stays
             previous = execute(call.name, call.arguments)
             if previous is None:
                 break
+            then = getattr(call, "then", None)
+            if then is not None and previous["outcome"] == "executed":
+                decided, reply = then(previous["result"])  # e.g. the cart's lines decide what a count change does
+                waiting[:0] = decided
+                plan.reply = reply or plan.reply
         return plan
 
 

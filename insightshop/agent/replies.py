@@ -27,7 +27,17 @@ def compose(tool_calls: list[dict]) -> str:
     """A short reply describing what happened in this turn."""
     if not tool_calls:
         return "How can I help? I can search the catalog, manage your cart, compare products, check orders and more."
-    return " ".join(_sentence(entry) for entry in tool_calls)
+    return " ".join(
+        _sentence(entry) for index, entry in enumerate(tool_calls) if not _read_for(entry, tool_calls[index + 1 :])
+    )
+
+
+CART_CHANGES = frozenset({"cart_add_item", "cart_remove_item", "cart_clear"})
+
+
+def _read_for(entry: dict, later: list[dict]) -> bool:
+    """A look at the cart made only to change it ("set the hoodie to 4"): the change says what the cart is now."""
+    return entry["name"] == "cart_show" and any(e["name"] in CART_CHANGES for e in later)
 
 
 def _sentence(entry: dict) -> str:
@@ -39,7 +49,8 @@ def _sentence(entry: dict) -> str:
     data, name = entry["result"], entry["name"]
     if name == "cart_add_item":
         item = data["added"][0]
-        return f"Added {item['quantity_added']} × {line_label(item)} to your cart."
+        held = f" You have {item['quantity']} of them now." if item["quantity"] != item["quantity_added"] else ""
+        return f"Added {item['quantity_added']} × {line_label(item)} to your cart.{held}"
     if name in ("cart_show", "cart_remove_item", "cart_clear"):
         cart = data["cart"]
         prefix = {

@@ -254,8 +254,7 @@ def _cart_add_item(actor, args, _token):
         raise Invalid("Say which product: product_id, or clothing_type with colour and size",
                       details=[{"field": "product_id", "message": "product_id or clothing_type is required"}])  # fmt: skip
     line = cart.add_item(actor, product_id, quantity, color, size)
-    added = {**cart_line_to_dict(line), "quantity_added": quantity, "category": line.product.category,
-             "clothing_type": line.product.clothing_type}  # fmt: skip
+    added = {**cart_line_to_dict(line), "quantity_added": quantity}
     return {"message": f"Added {quantity} × {_line_label(added)}.", "added": [added],
             "alternatives": [{"product_id": p.id, "name": p.name, "category": p.category} for p in alternatives],
             "cart": cart_to_dict(cart.get_cart(actor))}  # fmt: skip

@@ -491,3 +491,73 @@ def test_a_size_change_keeps_the_same_product(guest):
     [(product_id, *_rest)] = lines(guest)
     say(guest, "no wait, i meant XL", conversation=first["conversation_id"])
     assert lines(guest) == [(product_id, "navy", "XL", 1)]
+
+
+@pytest.mark.parametrize("request_, count", [
+    ("set the quantity of the hoodie to 4", 4), ("change the hoodie quantity to 3", 3),
+    ("update hoodies to 5", 5), ("bump the hoodie up to 3", 3), ("reduce the hoodies to 1", 1),
+])  # fmt: skip
+def test_setting_a_lines_count_ends_with_that_count(guest, request_, count):
+    cart.add_item(guest, 30, 2, "grey", "L")
+    cart.add_item(guest, 3, 1, "white", "M")
+
+    turn = say(guest, request_)
+
+    assert lines(guest) == [(3, "white", "M", 1), (30, "grey", "L", count)]
+    assert f"You have {count} of them now" in turn["reply"] or "Removed" in turn["reply"]
+
+
+def test_setting_a_count_to_zero_removes_the_line(guest):
+    cart.add_item(guest, 30, 2, "grey", "L")
+    turn = say(guest, "set the hoodie to 0")
+    assert lines(guest) == [] and "Removed 2 × Heavyweight Fleece Hoodie" in turn["reply"]
+
+
+def test_setting_the_count_of_a_line_the_cart_lacks_changes_nothing_and_says_so(guest):
+    cart.add_item(guest, 30, 1, "grey", "L")
+    turn = say(guest, "set the jacket to 4")
+    assert lines(guest) == [(30, "grey", "L", 1)]
+    assert turn["reply"].startswith("Your cart has no jacket. It holds 1 × Heavyweight Fleece Hoodie")
+
+
+def test_setting_the_count_of_one_of_two_alike_lines_asks_which_until_the_size_says(guest):
+    cart.add_item(guest, 3, 1, "white", "M")
+    cart.add_item(guest, 3, 1, "white", "L")
+
+    asked = say(guest, "set the shirts to 3")
+    assert "Which one should I change?" in asked["reply"] and len(lines(guest)) == 2
+
+    say(guest, "set the white shirt in size L to 3")
+    assert lines(guest) == [(3, "white", "L", 3), (3, "white", "M", 1)]
+
+
+def test_a_count_past_the_limit_is_refused_by_the_shop_and_the_line_stays(guest):
+    cart.add_item(guest, 30, 1, "grey", "L")
+    turn = say(guest, "set the hoodie quantity to 12")
+    assert lines(guest) == [(30, "grey", "L", 1)] and "at most 10" in turn["reply"]
+
+
+def test_swapping_a_lines_colour_keeps_its_product_size_and_count(guest):
+    cart.add_item(guest, 3, 2, "white", "L")
+
+    turn = say(guest, "swap the white shirt for a blue one")
+
+    assert lines(guest) == [(3, "blue", "L", 2)]
+    assert [c["name"] for c in turn["tool_calls"]] == ["cart_show", "cart_add_item", "cart_remove_item"]
+
+
+def test_a_swap_to_a_colour_the_product_lacks_keeps_the_line(guest):
+    cart.add_item(guest, 3, 1, "white", "L")
+    turn = say(guest, "change the shirt to purple")
+    assert lines(guest) == [(3, "white", "L", 1)]
+    assert [c["outcome"] for c in turn["tool_calls"]] == ["executed", "error"]
+
+
+def test_swapping_for_another_garment_keeps_the_size_and_department(guest):
+    cart.add_item(guest, 30, 1, "grey", "L")
+
+    say(guest, "replace the hoodie with a black jacket")
+
+    [(product_id, color, size, quantity)] = lines(guest)
+    jacket = db.session.get(Product, product_id)
+    assert (jacket.clothing_type, jacket.category, color, size, quantity) == ("jacket", "men", "black", "L", 1)

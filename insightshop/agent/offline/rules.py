@@ -25,7 +25,7 @@ from functools import cached_property, lru_cache
 from ...mcp.tools_registry import registry, validate_tool_call
 from ...services.search_terms import CATEGORY_WORDS, NOT_ABOVE, STOPWORDS, SYNONYMS, normalise_text, singular
 from ...services.vocabulary import CLOTHING_TYPES, SIZES, normalise_color, normalise_size
-from . import entities
+from . import cart_lines, entities
 
 
 @dataclass
@@ -33,6 +33,34 @@ class PlannedCall:
     name: str  # a registry tool name
     arguments: dict  # validates against the tool's input schema
     after_success: bool = False  # run only if the call before it succeeded (a swap removes only once it added)
+    # Calls decided by this one's result, and the reply when there are none ("set the hoodie to 4" reads the cart
+    # first): run next, if this call succeeded.
+    then: CartStep | None = None
+
+
+@dataclass(frozen=True)
+class CartStep:
+    """What a cart_show call is for: once the cart is read, the calls that set a line's count or swap a line
+    (cart_lines decides them from what the cart holds), or no call and the reply saying why."""
+
+    line: cart_lines.WantedLine
+    replacement: tuple[tuple[str, object], ...] | None = None  # a swap: the new item's cart_add_item arguments
+    quantity: int | None = None  # a swap's count, when the message gives one
+
+    def __call__(self, result: dict) -> tuple[list[PlannedCall], str | None]:
+        cart = result.get("cart") or {}
+        if self.replacement is None:
+            steps, reply = cart_lines.next_step(cart, self.line)
+        else:
+            steps, reply = cart_lines.swap_steps(cart, self.line, dict(self.replacement), self.quantity)
+        return [PlannedCall(name, args, after_success=waits) for name, args, waits in steps], reply
+
+    def label(self) -> dict:
+        """The step in words for the labelled corpus: the line named, and its new count or replacement."""
+        named = {k: v for k, v in vars(self.line).items() if v is not None and k != "count"}
+        if self.replacement is None:
+            return {"line": named, "count": self.line.count}
+        return {"line": named, "replace_with": dict(self.replacement), "quantity": self.quantity}
 
 
 @dataclass
@@ -354,6 +382,15 @@ QTY_CHANGE = re.compile(
     r"(" + NUM + r")(?:\s+(?:of\s+(?:them|those|these|it)|instead|please|units|pieces|total|in\s+total|pairs))*"
     r"(?:\s*,?\s*(?:not|rather\s+than|instead\s+of)\s+" + NUM + r")?\s*[.!]*$"
 )
+# "set the hoodie to 4", "change the quantity of the white shirts to 2": a line already in the cart, to a count.
+SET_LINE = re.compile(
+    r"^(?:(?:ok(?:ay)?|actually|please|pls|can\s+you|could\s+you|hey|and|so|now)[\s,]+)*"
+    r"(?:set|change|update|adjust|make|reduce|increase|lower|raise|bump|cut|bring)\s+(?:up\s+|down\s+)?"
+    r"(?:the\s+|my\s+)?(?:(?:quantity|qty|number|count|amount)\s+(?:of\s+)?(?:the\s+|my\s+)?)?"
+    r"(?P<item>.+?)\s+(?:(?:quantity|qty|count)\s+)?(?:down\s+|up\s+)?to\s+(?P<count>" + NUM + r")"
+    r"(?:\s+(?:pieces|units|items|pairs|of\s+them|total|in\s+total|please|pls))*\W*$"
+)
+NOT_A_LINE = re.compile(r"^(?:size|colou?r)\b|\b(?:price|cost|stock|status|order|sale|discount|rating|stars?|name|description)\b")
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
     r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
@@ -1057,21 +1094,19 @@ def _order_status(turn: Turn) -> Interpretation:
 
 
 def h_swap(turn: Turn) -> Interpretation | None:
-    """ "swap the white shirt for a blue one": remove the old line, add the new one (unsaid details carried over)."""
+    """ "swap the white shirt for a blue one": read the cart, add the new item (unsaid details from the line), then
+    remove the old line once that worked."""
     match = SWAP_ITEMS.search(turn.msg.without_refs)
     if not match:
         return None
     old, new = _item(match.group(1)), _item(match.group(2))
     if not old.identified or not (new.identified or new.color or new.size):
         return None
-    if not new.identified:
-        new.product_id, new.clothing_type = old.product_id, old.clothing_type
-    if new.clothing_type == old.clothing_type:
-        new.fill(Item(color=old.color, size=old.size, category=old.category))
-    removal = old.arguments(remove=True) | ({"quantity": old.quantity} if old.quantity else {})
-    return calls(
-        turn, [("cart_remove_item", removal), ("cart_add_item", {**new.arguments(), "quantity": new.quantity or 1})]
-    )
+    line = cart_lines.WantedLine(None, old.product_id, old.clothing_type, old.color, old.size, old.category)
+    fields = (("product_id", new.product_id), ("clothing_type", new.clothing_type), ("selected_color", new.color),
+              ("selected_size", new.size), ("category", new.category))  # fmt: skip
+    replacement = tuple((name, value) for name, value in fields if value)
+    return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(line, replacement, new.quantity))])
 
 
 def h_cart_remove(turn: Turn) -> Interpretation | None:
@@ -1179,6 +1214,26 @@ def h_quantity_change(turn: Turn) -> Interpretation | None:
     result.context["last_quantity"] = min(wanted, had + 10)
     result.context["last_action"] = "cart_add_item"
     return result
+
+
+def h_set_line_quantity(turn: Turn) -> Interpretation | None:
+    """ "set the grey hoodie to 4": read the cart, then add or remove the difference on that line."""
+    match = SET_LINE.match(turn.msg.norm)
+    if not match or NOT_A_LINE.search(match.group("item")):
+        return None
+    count = _number(match.group("count"))
+    named = _item(match.group("item"))
+    if count is None or count > 100:
+        return None
+    if not (named.product_id or named.clothing_type or named.color):
+        last = turn.ctx.get("last_item")
+        if not REFERENCE.fullmatch(match.group("item").strip()) or not isinstance(last, dict) or not last:
+            return None
+        named = Item(product_id=last.get("product_id"), clothing_type=last.get("clothing_type"),
+                     color=last.get("selected_color"), size=last.get("selected_size"))  # fmt: skip
+    wanted = cart_lines.WantedLine(count, named.product_id, named.clothing_type, named.color, named.size,
+                                   named.category)  # fmt: skip
+    return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(wanted))])
 
 
 def h_pending(turn: Turn) -> Interpretation | None:
@@ -1453,7 +1508,7 @@ RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update, h_orders_list,
     h_checkout, h_cart_clear, h_review, h_compare, h_track, h_order_status,
-    h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
+    h_set_line_quantity, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
     h_pending, h_refine, h_compare_list, h_search, h_small_talk,
 )  # fmt: skip
 
