@@ -27,9 +27,8 @@ def compose(tool_calls: list[dict]) -> str:
     """A short reply describing what happened in this turn."""
     if not tool_calls:
         return "How can I help? I can search the catalog, manage your cart, compare products, check orders and more."
-    return " ".join(
-        _sentence(entry) for index, entry in enumerate(tool_calls) if not _read_for(entry, tool_calls[index + 1 :])
-    )
+    said = [_sentence(entry) for index, entry in enumerate(tool_calls) if not _read_for(entry, tool_calls[index + 1 :])]
+    return " ".join(text if text.endswith((".", "?", "!")) else f"{text}." for text in said)
 
 
 CART_CHANGES = frozenset({"cart_add_item", "cart_remove_item", "cart_clear"})

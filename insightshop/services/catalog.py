@@ -239,8 +239,9 @@ def resolve_product(clothing_type: str | None, color: str | None = None, size: s
         )  # fmt: skip
     ]
     if not candidates:
-        what = " ".join(filter(None, [wanted_size and f"size {wanted_size}", wanted_color, category, kind]))
-        raise NotFound(f"No {what} in stock for {quantity}", code=ErrorCode.OUT_OF_STOCK)
+        department = {"men": "men's", "women": "women's", "kids": "kids'"}.get(category or "", category)
+        what = " ".join(filter(None, [department, wanted_color, kind])) + (f" in size {wanted_size}" if wanted_size else "")
+        raise NotFound(f"No {what} in stock" + (f" for {quantity}" if quantity > 1 else ""), code=ErrorCode.OUT_OF_STOCK)
     home = None if category else _home_department(kind)
 
     def score(product: Product) -> tuple:

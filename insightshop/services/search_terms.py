@@ -109,7 +109,7 @@ TYPE_WORDS = _type_words()
 
 # Asking for deals means products in a running sale.
 SALE_WORDS = frozenset({"sale", "sales", "onsale", "discount", "discounts", "discounted", "deal", "deals",
-                        "clearance", "reduced", "markdown", "markdowns", "bargain", "bargains"})  # fmt: skip
+                        "clearance", "reduced", "markdown", "markdowns", "bargain", "bargains", "promotion", "promotions"})  # fmt: skip
 
 # Price bounds said in words: "under 50 dollars", "below $60", "over 100", "between 20 and 40".
 _AMOUNT = r"\$?\s*(\d{1,6}(?:\.\d{1,2})?)\s*(?:dollars?|bucks?|usd)?"

@@ -214,3 +214,19 @@ def test_remarks_after_an_add_do_not_change_the_cart(follow_up):
     added = interpret("add a black hoodie M")
     result = interpret(follow_up, added.context)
     assert not any(c.name in ("cart_add_item", "cart_remove_item") for c in result.calls)
+
+
+@pytest.mark.parametrize("message", ["what size hoodie should i get if i am 6ft", "what colour goes with navy jeans",
+                                     "what size should I get?"])  # fmt: skip
+def test_advice_about_sizes_or_colours_is_not_a_stock_question(message):
+    result = interpret(message, {})
+    assert not any(getattr(c.then, "aspect", None) for c in result.calls)
+
+
+def test_this_in_a_size_after_a_list_narrows_the_list_not_asks_about_one_product():
+    shown = {"last_action": "search_products", "last_search": {"clothing_type": "shirt", "color": "white"},
+             "last_shown": [{"id": 4, "name": "Slim Stretch Shirt", "category": "men"}]}  # fmt: skip
+    result = interpret("do you have this in XL?", shown)
+    assert [(c.name, c.arguments) for c in result.calls] == [
+        ("search_products", {"color": "white", "clothing_type": "shirt", "size": "XL"})
+    ]

@@ -561,3 +561,75 @@ def test_swapping_for_another_garment_keeps_the_size_and_department(guest):
     [(product_id, color, size, quantity)] = lines(guest)
     jacket = db.session.get(Product, product_id)
     assert (jacket.clothing_type, jacket.category, color, size, quantity) == ("jacket", "men", "black", "L", 1)
+
+
+def test_a_size_taken_back_in_the_same_message_is_the_one_added(guest):
+    say(guest, "add a navy coat for women in L, no actually XL")
+    [(product_id, color, size, quantity)] = lines(guest)
+    coat = db.session.get(Product, product_id)
+    assert (coat.clothing_type, coat.category, color, size, quantity) == ("coat", "women", "navy", "XL", 1)
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("add 1 white shirt L and the same in blue", [("blue", "L", 1), ("white", "L", 1)]),
+    ("add a white shirt L and a blue one in M", [("blue", "M", 1), ("white", "L", 1)]),
+    ("add 2 white shirts L and another one in blue", [("blue", "L", 1), ("white", "L", 2)]),
+])  # fmt: skip
+def test_the_same_again_in_another_colour_or_size_adds_a_second_line(guest, message, expected):
+    say(guest, message)
+    added = lines(guest)
+    assert sorted((color, size, quantity) for _p, color, size, quantity in added) == expected
+    kinds = {db.session.get(Product, p).clothing_type for p, *_ in added}
+    assert len(kinds) == 1
+
+
+def test_asking_for_discounts_shows_what_is_on_sale(guest):
+    turn = say(guest, "do you have any discounts right now?")
+    [search] = turn["tool_calls"]
+    assert search["name"] == "search_products" and search["arguments"] == {"on_sale": True}
+
+
+def _in_stock_sizes(product_id: int, color: str) -> list[str]:
+    product = db.session.get(Product, product_id)
+    return [v.size for v in product.variants if v.color == color and v.stock > 0]
+
+
+def test_what_sizes_a_garment_comes_in_is_answered_from_its_stock(guest):
+    turn = say(guest, "what sizes does the grey hoodie come in?")
+
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_products"] and lines(guest) == []
+    first = turn["tool_calls"][0]["result"]["products"][0]
+    sizes = _in_stock_sizes(first["id"], "grey")
+    listed = ", ".join(sizes[:-1]) + " and " + sizes[-1]
+    assert f"The {first['name']} (Men's, grey) is in stock in {listed}" in turn["reply"]
+
+
+def test_is_it_in_stock_after_an_add_answers_for_the_variant_added(guest):
+    turn = say(guest, "add a grey hoodie L", "is it in stock?")
+    [(product_id, color, size, _quantity)] = lines(guest)
+    stock = next(v.stock for v in db.session.get(Product, product_id).variants if (v.color, v.size) == (color, size))
+    assert turn["reply"] == f"Yes — the Heavyweight Fleece Hoodie (Men's, grey) is in stock in L ({stock} left)."
+
+
+def test_a_sold_out_size_is_said_with_the_sizes_that_are_left(guest):
+    hoodie = db.session.get(Product, 30)
+    hoodie.variant_for("grey", "XL").stock = 0
+    db.session.commit()
+
+    turn = say(guest, "do you have the grey hoodie in XL?")
+
+    assert "No — the Heavyweight Fleece Hoodie (Men's, grey) is sold out in XL; in stock in" in turn["reply"]
+    assert lines(guest) == []
+
+
+def test_what_colours_the_second_one_comes_in_lists_its_colours_in_stock(guest):
+    shown = say(guest, "show me hoodies")
+    second = shown["tool_calls"][0]["result"]["products"][1]
+
+    turn = say(guest, "what colours does the second one come in?", conversation=shown["conversation_id"])
+
+    product = db.session.get(Product, second["id"])
+    colors = list(dict.fromkeys(v.color for v in product.variants if v.stock > 0))
+    listed = colors[0] if len(colors) == 1 else ", ".join(colors[:-1]) + " and " + colors[-1]
+    assert turn["reply"].startswith(f"The {product.name} (Kids') comes in {listed}")
+    assert lines(guest) == []

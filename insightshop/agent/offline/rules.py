@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property, lru_cache
 
@@ -26,6 +26,7 @@ from ...mcp.tools_registry import registry, validate_tool_call
 from ...services.search_terms import CATEGORY_WORDS, NOT_ABOVE, STOPWORDS, SYNONYMS, normalise_text, singular
 from ...services.vocabulary import CLOTHING_TYPES, SIZES, normalise_color, normalise_size
 from . import cart_lines, entities
+from .product_options import OptionsQuestion
 
 
 @dataclass
@@ -35,7 +36,7 @@ class PlannedCall:
     after_success: bool = False  # run only if the call before it succeeded (a swap removes only once it added)
     # Calls decided by this one's result, and the reply when there are none ("set the hoodie to 4" reads the cart
     # first): run next, if this call succeeded.
-    then: CartStep | None = None
+    then: Callable[[dict], tuple[list[PlannedCall], str | None]] | None = None  # CartStep, OptionsQuestion
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ _NOISE_WORDS = """
     think thinking under over between cheap cheaper cheapest expensive dollars each per bit little lot lots few
     couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
-    clearance reduced discounted offer offers special specials promo promos bargain bargains marked down
+    clearance reduced discounted offer offers special specials promo promos promotion promotions promotional bargain bargains marked down
     over above least starting minimum min he she they this colours colors come comes came quid pounds pound
     euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not
 """
@@ -391,6 +392,22 @@ SET_LINE = re.compile(
     r"(?:\s+(?:pieces|units|items|pairs|of\s+them|total|in\s+total|please|pls))*\W*$"
 )
 NOT_A_LINE = re.compile(r"^(?:size|colou?r)\b|\b(?:price|cost|stock|status|order|sale|discount|rating|stars?|name|description)\b")
+# "what sizes does the grey hoodie come in?", "what colours does it come in?", "is it in stock?", "do you have it in
+# XL?": a question about a product's options, answered from the shop's stock.
+OPTIONS_ASPECT = re.compile(
+    r"\b(?:what|which)\s+(?:other\s+)?(?P<a>sizes?|colou?rs?)\b|"
+    r"\b(?:comes?|available|have|has|got|make|makes)\s+(?:it\s+|them\s+)?in\s+(?:what|which|any\s+other|other)\s+"
+    r"(?P<b>sizes?|colou?rs?)\b|"
+    r"\bhow\s+many\b.*\b(?:left|in\s+stock|available)\b|"
+    r"\b(?:is|are)\s+(?:it|this|that|they|these|those|the\s+[a-z -]+?)\s+(?:still\s+)?(?:in\s+stock|available|sold\s+out)\b"
+)
+OPTIONS_VALUE = re.compile(
+    r"\b(?:do\s+you\s+have|have\s+you\s+got|does|do|is|are|can\s+i\s+get)\s+(?:it|this|that|they|them|these|those|"
+    r"this\s+one|that\s+one|the\s+[a-z -]+?)\s+(?:come\s+|available\s+|also\s+)*in\s+(?:an?\s+|size\s+)?"
+    r"(?P<value>[a-z]+)\W*$"
+)
+# "what size should I get?", "what colour goes with navy jeans?": advice (size guide, styling), not stock.
+ADVICE = _rx(r"\b(?:should|would|fits?|right\s+for|goes?\s+with|go\s+with|match(?:es)?|pairs?\s+with|wear\s+with)\b")
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
     r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
@@ -799,16 +816,32 @@ def _trailing_size(segment: str) -> str | None:
     return normalise_size(match.group(2)) if match and clothing_type(match.group(1)) else None
 
 
+# "a white tee S and the same in black": the item before, again, with what this part changes.
+SAME_AGAIN = re.compile(r"^\W*(?:(?P<same>the\s+same|same\s+(?:one|thing))|another(?:\s+one)?|one\s+more|(?:one|1)(?=\s+in\s)|"
+                        r"(?:an?|the|\d+|two|three|four|five)\s+(?:[a-z]+\s+)?ones?)\b")
+# "a navy coat in L, no actually XL": what follows replaces what was said before it.
+CHANGED_MIND = re.compile(r"^\W*(?:no|nope|actually|sorry|wait|oops|i\s+mean|rather)\b")
+
+
 def items(msg: Msg) -> list[Item]:
     """The items a cart message names, attributes between them attached to the nearest item."""
     found: list[Item] = []
     loose = Item()
+    correcting = False
     for segment in SEGMENT_SPLIT.split(EXCLUDED.sub(" ", msg.without_refs)):
         item = _item(segment)
+        correcting = correcting or bool(CHANGED_MIND.search(segment))
         if item.identified:
             item.fill(loose)
             found.append(item)
             loose = Item()
+        elif found and (item.color or item.size) and (again_match := SAME_AGAIN.search(segment)):
+            same_count = found[-1].quantity if again_match.group("same") else None  # "another one" is one
+            again = replace(found[-1], quantity=item.quantity or same_count)
+            again.color, again.size = item.color or again.color, item.size or again.size
+            found.append(again)
+        elif found and (item.color or item.size) and correcting and not item.quantity:
+            found[-1].color, found[-1].size = item.color or found[-1].color, item.size or found[-1].size
         elif found:
             found[-1].fill(item)
         else:
@@ -1236,6 +1269,59 @@ def h_set_line_quantity(turn: Turn) -> Interpretation | None:
     return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(wanted))])
 
 
+def h_product_options(turn: Turn) -> Interpretation | None:
+    """Sizes, colours or stock of a product the message names or refers to, from a search of the shop."""
+    msg = turn.msg
+    asked, valued = OPTIONS_ASPECT.search(msg.norm), OPTIONS_VALUE.search(msg.norm)
+    if not (asked or valued) or msg.has(ADD) or msg.has(REMOVE) or msg.has(CART_RX) or msg.has(ADVICE):
+        return None
+    value = valued.group("value") if valued and not asked else None
+    size, color = (normalise_size(value), normalise_color(value)) if value else (None, None)
+    if value and not (size or color):
+        return None
+    word = ((asked.group("a") or asked.group("b")) if asked else None) or ""
+    aspect = "colors" if word.startswith("colo") or color else "sizes" if word.startswith("size") or size else "stock"
+    parts = search_parts(msg)
+    parts.update(size=None, in_stock=None, sort_by=None, **({"color": None} if aspect == "colors" else {}))
+    named = parts.get("clothing_type")
+    product = _referred_product(turn) if not named else None
+    if product is not None:
+        product_id, name, category = product
+        words = WORD.findall(name.lower())
+        kinds = [kind for kind in map(clothing_type, words) if kind]
+        parts = {"terms": [w for w in words if not clothing_type(w)], "clothing_type": (kinds or [None])[-1],
+                 "category": category}  # fmt: skip
+    elif not named:
+        if aspect == "sizes" and not (turn.ctx.get("last_product_id") or turn.ctx.get("last_search")):
+            return say(turn, f"Our clothes come in sizes {', '.join(SIZES)}. Name a product (\"what sizes does the grey "
+                             "hoodie come in?\") and I'll check which are in stock.")  # fmt: skip
+        return None
+    else:
+        product_id = None
+    line = turn.ctx.get("last_line") if product else None
+    if isinstance(line, dict) and line.get("product_id") == product_id and aspect == "stock":
+        size, color = line.get("size"), line.get("color")  # "is it in stock?" of the line just added: its variant
+    question = OptionsQuestion(aspect, product_id=product_id, color=color, size=size)
+    result = _search_call(turn, parts)
+    result.calls = [PlannedCall(c.name, c.arguments, then=question) for c in result.calls]
+    return result
+
+
+def _referred_product(turn: Turn) -> tuple[int, str, str | None] | None:
+    """The id, name and department of the product "it" is: the one picked from those just shown ("the second
+    one"), the one just added, or the first one just shown."""
+    shown = [p for p in turn.ctx.get("last_shown") or [] if isinstance(p, dict) and p.get("name")]
+    ordinal = ORDINAL.search(turn.msg.norm)
+    if ordinal and shown and -len(shown) <= ORDINALS[ordinal.group(1)] < len(shown):
+        picked = shown[ORDINALS[ordinal.group(1)]]
+        return picked["id"], picked["name"], picked.get("category")
+    line = turn.ctx.get("last_line")
+    if isinstance(line, dict) and line.get("name") and line.get("product_id") == turn.ctx.get("last_product_id"):
+        return line["product_id"], line["name"], line.get("category")
+    first = next((p for p in shown if p.get("id") == turn.ctx.get("last_product_id")), None)
+    return (first["id"], first["name"], first.get("category")) if first else None
+
+
 def h_pending(turn: Turn) -> Interpretation | None:
     """The answer to last turn's follow-up question: fill the waiting call."""
     if not turn.pending or (SMALL_TALK.search(turn.msg.norm) and not re.search(r"\d|@", turn.msg.norm)):
@@ -1508,7 +1594,7 @@ RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update, h_orders_list,
     h_checkout, h_cart_clear, h_review, h_compare, h_track, h_order_status,
-    h_set_line_quantity, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
+    h_set_line_quantity, h_product_options, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
     h_pending, h_refine, h_compare_list, h_search, h_small_talk,
 )  # fmt: skip
 

@@ -12,6 +12,8 @@ from .intent import Request, ask, one_call, reply
 from .rules import (
     ADD,
     COMPARE,
+    OPTIONS_ASPECT,
+    OPTIONS_VALUE,
     ORDINAL,
     ORDINALS,
     RATING,
@@ -62,6 +64,8 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     plain = request.plain
     if msg.has(COMPARE) or msg.has(REMOVE) or RATING.search(msg.low) or msg.product_ids or msg.types:
         return None
+    if msg.has(OPTIONS_ASPECT) or msg.has(OPTIONS_VALUE):
+        return None  # "what sizes does the second one come in?" asks about it (rules.h_product_options)
     chosen = None
     ordinal = ORDINAL.search(msg.norm)
     priced = [p for p in shown if _price(p) is not None]
