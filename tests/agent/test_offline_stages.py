@@ -230,3 +230,20 @@ def test_this_in_a_size_after_a_list_narrows_the_list_not_asks_about_one_product
     assert [(c.name, c.arguments) for c in result.calls] == [
         ("search_products", {"color": "white", "clothing_type": "shirt", "size": "XL"})
     ]
+
+
+@pytest.mark.parametrize("message, arguments", [
+    ("i am looking for shirts", {"clothing_type": "shirt"}),
+    ("i was wondering if you have red dresses", {"color": "red", "clothing_type": "dress"}),
+    ("wat do u have in kids jakets", {"clothing_type": "jacket", "category": "kids"}),
+    ("do you have any discounts right now?", {"on_sale": True}),
+])  # fmt: skip
+def test_filler_and_chat_spelling_never_become_search_words(message, arguments):
+    result = interpret(message, {})
+    assert [(c.name, c.arguments) for c in result.calls] == [("search_products", arguments)]
+
+
+def test_a_size_letter_between_commas_belongs_to_the_item_before_it():
+    result = interpret("add a mens polo in white, L, and a pair of navy shorts M", {})
+    sizes = [(c.arguments["clothing_type"], c.arguments.get("selected_size")) for c in result.calls]
+    assert sizes == [("polo", "L"), ("shorts", "M")]

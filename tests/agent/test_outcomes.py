@@ -633,3 +633,35 @@ def test_what_colours_the_second_one_comes_in_lists_its_colours_in_stock(guest):
     listed = colors[0] if len(colors) == 1 else ", ".join(colors[:-1]) + " and " + colors[-1]
     assert turn["reply"].startswith(f"The {product.name} (Kids') comes in {listed}")
     assert lines(guest) == []
+
+
+def test_remove_the_red_thing_removes_the_carts_red_line_whatever_it_is(guest):
+    cart.add_item(guest, 57, 2, "red", "M")
+    cart.add_item(guest, 30, 1, "grey", "L")
+
+    say(guest, "remove the red thing")
+
+    assert lines(guest) == [(30, "grey", "L", 1)]
+
+
+def test_removing_a_colour_the_cart_lacks_changes_nothing_and_says_what_it_holds(guest):
+    cart.add_item(guest, 30, 1, "grey", "L")
+    turn = say(guest, "remove the red thing")
+    assert lines(guest) == [(30, "grey", "L", 1)]
+    assert turn["reply"] == "Your cart has no red item. It holds 1 × Heavyweight Fleece Hoodie (Men's, Grey, L)."
+
+
+@pytest.mark.parametrize("message, field, wanted", [
+    ("show me black or navy coats", "color", {"black", "navy"}),
+    ("a shirt or a blouse in white", "clothing_type", {"shirt", "blouse"}),
+])  # fmt: skip
+def test_either_or_searches_each_alternative_and_shows_only_those(guest, message, field, wanted):
+    turn = say(guest, message)
+
+    searches = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
+    assert {c["arguments"][field] for c in searches} == wanted
+    for search in searches:
+        for product in search["result"]["products"]:
+            row = db.session.get(Product, product["id"])
+            value = row.clothing_type if field == "clothing_type" else product.get("matched_color") or row.color
+            assert value in wanted

@@ -18,6 +18,8 @@ SHORTHAND = {
     "pyjamas": "pajamas", "jammies": "pajamas", "crt": "cart", "kart": "cart", "chekout": "checkout",
     "chk": "check", "rmv": "remove", "rm": "remove", "cheapo": "cheap", "bucks": "bucks", "k": "ok", "kk": "ok",
     "yep": "yes", "yup": "yes", "ya": "yes", "nah": "no", "nope": "no", "lol": "", "pls.": "please",
+    "wat": "what", "wut": "what", "wot": "what", "hw": "how", "whch": "which", "r": "are", "cud": "could",
+    "wud": "would", "abt": "about", "thru": "through", "smth": "something", "sth": "something",
 }  # fmt: skip
 
 CONTRACTIONS = {

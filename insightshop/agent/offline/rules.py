@@ -130,7 +130,8 @@ _NOISE_WORDS = """
     think thinking under over between cheap cheaper cheapest expensive dollars each per bit little lot lots few
     couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
-    clearance reduced discounted offer offers special specials promo promos promotion promotions promotional bargain bargains marked down
+    clearance reduced discounted offer offers special specials promo promos promotion promotions promotional
+    bargain bargains marked down am were been being wondering whether if
     over above least starting minimum min he she they this colours colors come comes came quid pounds pound
     euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not
 """
@@ -801,7 +802,7 @@ def _item(segment: str) -> Item:
         product_id=ids[0] if ids else None,
         clothing_type=kinds[-1] if kinds else None,
         color=next((c for c in map(normalise_color, words) if c), None),
-        size=_size(segment) or (_trailing_size(segment) if kinds else None),
+        size=_size(segment) or (_trailing_size(segment) if kinds else None) or _lone_size(segment),
         category=_category(words),
         quantity=_quantity(quantity_text),
     )
@@ -809,6 +810,12 @@ def _item(segment: str) -> Item:
 
 # "a black hoodie L, blue jeans M": a size letter right after the garment, ending its item.
 TRAILING_SIZE = re.compile(r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)\W*$")
+
+
+def _lone_size(segment: str) -> str | None:
+    """ "a polo in white, L, and …": a part that is a size letter and nothing else."""
+    match = re.fullmatch(r"\W*(xxl|xl|xs|s|m|l)\W*", segment)
+    return normalise_size(match.group(1)) if match else None
 
 
 def _trailing_size(segment: str) -> str | None:
@@ -1147,8 +1154,14 @@ def h_cart_remove(turn: Turn) -> Interpretation | None:
     if not msg.has(REMOVE) or (msg.has(ORDER_TALK) and not msg.has(CART_RX) and not msg.types):
         return None
     found = [i for i in items(msg) if i.identified]
+    loose = items(msg)[0]
+    loose.size = loose.size or msg.size  # "remove the L one": a capital letter is a size
+    if not found and (loose.color or loose.size) and not loose.quantity and not ORDINAL.search(msg.norm):
+        # "remove the red thing": the cart's one red line, whatever it is.
+        line = cart_lines.WantedLine(0, color=loose.color, size=loose.size)
+        return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(line))])
     if not found:
-        base = _with_context(turn, items(msg)[0])
+        base = _with_context(turn, loose)
         if base is None:
             return ask(turn, "Which item should I remove from your cart?")
         found = [base]
@@ -1516,7 +1529,19 @@ def h_search(turn: Turn) -> Interpretation | None:
     last = turn.ctx.get("last_search") or {}
     if REFINE_TYPE.search(msg.norm) and msg.types and last:
         parts = {**{k: v for k, v in last.items() if k != "terms"}, **{k: v for k, v in parts.items() if v}}
+    # "black or navy coats", "a shirt or a blouse in white": a search takes one colour and one garment, so one
+    # search per alternative.
+    for either in EITHER.finditer(msg.norm):
+        for slot, read in (("color", normalise_color), ("clothing_type", clothing_type)):
+            options = [read(either.group(1)), read(either.group(2))]
+            if parts.get(slot) and all(options) and options[0] != options[1]:
+                first, second = (_search_call(turn, {**parts, slot: option}) for option in options)
+                first.calls += second.calls
+                return first
     return _search_call(turn, parts)
+
+
+EITHER = re.compile(r"\b([a-z-]+)\s+or\s+(?:an?\s+|some\s+|the\s+)?([a-z-]+)\b")
 
 
 def _search_call(turn: Turn, parts: dict) -> Interpretation:
