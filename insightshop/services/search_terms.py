@@ -115,8 +115,8 @@ SALE_WORDS = frozenset({"sale", "sales", "onsale", "discount", "discounts", "dis
 _AMOUNT = r"\$?\s*(\d{1,6}(?:\.\d{1,2})?)\s*(?:dollars?|bucks?|usd)?"
 # A floor said with a negation is a ceiling: "nothing over $60", "not more than 40", "don't want to spend over 50".
 NOT_ABOVE = (
-    r"(?:nothing|not|no|never|none)\s+(?:over|above|more\s+than|higher\s+than|pricier\s+than|dearer\s+than|"
-    r"exceeding)|not\s+to\s+exceed|(?:don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)\s+(?:want\s+to\s+|wanna\s+)?"
+    r"(?:nothing|not|no|never|none)\s+(?:over|above|more\s+than|more\s+expensive\s+than|higher\s+than|pricier\s+than|"
+    r"dearer\s+than|exceeding)|not\s+to\s+exceed|(?:don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot)\s+(?:want\s+to\s+|wanna\s+)?"
     r"(?:spend|pay|go)\s+(?:over|above|more\s+than|beyond)"
 )
 PRICE_PATTERNS = (

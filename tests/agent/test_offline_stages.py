@@ -247,3 +247,12 @@ def test_a_size_letter_between_commas_belongs_to_the_item_before_it():
     result = interpret("add a mens polo in white, L, and a pair of navy shorts M", {})
     sizes = [(c.arguments["clothing_type"], c.arguments.get("selected_size")) for c in result.calls]
     assert sizes == [("polo", "L"), ("shorts", "M")]
+
+
+@pytest.mark.parametrize("message, bounds", [
+    ("show me dresses more expensive than 50", {"min_price": 50}),
+    ("dresses not more expensive than 80", {"max_price": 80}),
+])  # fmt: skip
+def test_more_expensive_than_is_a_floor_and_its_negation_a_ceiling(message, bounds):
+    [planned] = interpret(message, {}).calls
+    assert planned.arguments == {"clothing_type": "dress", **bounds}

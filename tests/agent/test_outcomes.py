@@ -665,3 +665,27 @@ def test_either_or_searches_each_alternative_and_shows_only_those(guest, message
             row = db.session.get(Product, product["id"])
             value = row.clothing_type if field == "clothing_type" else product.get("matched_color") or row.color
             assert value in wanted
+
+
+@pytest.mark.parametrize("undo", ["dont add that", "I did not want you to add that"])
+def test_dont_add_that_after_an_add_takes_out_what_it_added(guest, undo):
+    cart.add_item(guest, 30, 1, "grey", "L")
+    say(guest, "add 2 black hoodies M", undo)
+    assert lines(guest) == [(30, "grey", "L", 1)]
+
+
+def test_the_purple_one_in_m_after_a_list_adds_the_one_purple_product_shown(guest):
+    shown = say(guest, "show me kids coats")
+    purple = [p for p in shown["tool_calls"][0]["result"]["products"] if p["color"] == "purple"]
+
+    say(guest, "the purple one in M", conversation=shown["conversation_id"])
+
+    assert len(purple) == 1 and lines(guest) == [(purple[0]["id"], "purple", "M", 1)]
+
+
+def test_cheaper_ones_after_a_list_reruns_that_search_cheapest_first(guest):
+    turn = say(guest, "show me jackets", "only mens", "cheaper ones?")
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"clothing_type": "jacket", "category": "men", "sort_by": "price_low"}
+    prices = [Decimal(p["price"]) for p in search["result"]["products"]]
+    assert prices == sorted(prices) and lines(guest) == []

@@ -143,7 +143,34 @@ def negation(request: Request) -> Interpretation | str | None:
     if "?" in plain and HYPOTHETICAL.search(plain):
         return reply(request, "That's up to you — just tell me what to do (for example \"remove the sneakers\") and "
                               "I'll do it.")  # fmt: skip
+    undone = _undo_last_add(request)
+    if undone is not None:
+        return undone
     return reply(request, "Okay — I'll leave everything as it is.")
+
+
+# "don't add that" once it was added: take it out again.
+UNDO_ADD = re.compile(
+    r"\b(?:do\s+not|don'?t|did\s+not|didn'?t|never)\s+(?:want\s+(?:you\s+)?to\s+|mean\s+to\s+|ask\s+(?:you\s+)?to\s+)?"
+    r"add(?:ed)?\s+(?:that|it|this|those|them|these)\b"
+)
+
+
+def _undo_last_add(request: Request) -> Interpretation | None:
+    context, last = request.context, request.context.get("last_item")
+    if not UNDO_ADD.search(request.plain) or context.get("last_action") != "cart_add_item" or context.get("last_add_failed"):
+        return None
+    if not isinstance(last, dict) or not last:
+        return None
+    removal = {key: value for key, value in last.items() if key != "category"}
+    line = context.get("last_line")
+    if isinstance(line, dict) and line.get("product_id") and line.get("color") and line.get("size"):
+        # The product the add really put in, not its description (another line may fit that too).
+        removal = {"product_id": line["product_id"], "selected_color": line["color"], "selected_size": line["size"]}
+    quantity = context.get("last_quantity")
+    if isinstance(quantity, int) and quantity > 0:
+        removal["quantity"] = quantity
+    return one_call(request, "cart_remove_item", removal)
 
 
 # Shop knowledge, out of scope, orders, dashboard -----------------------------------------------------------------

@@ -222,7 +222,8 @@ PRICIER = r"\b(?:pricier|priciest|more\s+expensive|most\s+expensive|higher[\s-]p
 ON_SALE = r"\b(?:on\s+sale|in\s+the\s+sale|on\s+offer|on\s+special|discounted|reduced|marked\s+down|clearance|deals?|promos?|promotions?|discounts|specials|offers|bargains?|sales)\b"
 IN_STOCK = r"\b(?:in\s+stock|available\s+now|ready\s+to\s+ship)\b"
 MIN_PRICE = (
-    r"\b(?:over|above|more\s+than|at\s+least|from|starting\s+(?:at|from)|minimum(?:\s+of)?|min)\s*\$?\s*"
+    r"\b(?:over|above|more\s+than|(?:more\s+expensive|pricier|dearer)\s+than|at\s+least|from|starting\s+(?:at|from)|"
+    r"minimum(?:\s+of)?|min)\s*\$?\s*"
     r"(\d+(?:\.\d{1,2})?)\s*(?:\$|dollars?|bucks|usd)?(?:\s+(?:and|or)\s+(?:up|above|more))?|"
     r"\bbetween\s+\$?\s*(\d+(?:\.\d{1,2})?)"
 )

@@ -200,7 +200,8 @@ SORTS = (
     (
         "price_high",
         r"most\s+expensive|priciest|highest\s+price[ds]?|(?:price\s+)?high(?:est)?\s+to\s+low(?:est)?|"
-        r"expensive\s+(?:ones\s+)?first|price\s+descending|descending\s+price|premium|luxury|high[\s-]end",
+        r"expensive\s+(?:ones\s+)?first|price\s+descending|descending\s+price|premium|luxury|high[\s-]end|"
+        r"(?:more\s+expensive|pricier|fancier|dearer)(?!\s+than)",
     ),
     (
         "price_low",
@@ -411,7 +412,7 @@ OPTIONS_VALUE = re.compile(
 ADVICE = _rx(r"\b(?:should|would|fits?|right\s+for|goes?\s+with|go\s+with|match(?:es)?|pairs?\s+with|wear\s+with)\b")
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
-    r"^(?:what|how)\s+about\b|^(?:and|any|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
+    r"^(?:what|how)\s+about\b|^(?:and|any|anything|something|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
     r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b|"
     r"^(?:no|nope|nah|sorry|oops)\W+(?:in|make\s+it)\b"
 )

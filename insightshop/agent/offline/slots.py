@@ -66,6 +66,9 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
         return None
     if msg.has(OPTIONS_ASPECT) or msg.has(OPTIONS_VALUE):
         return None  # "what sizes does the second one come in?" asks about it (rules.h_product_options)
+    more_of_the_list = re.search(r"\b(?:ones|any|anything|something|others)\b", plain) and not ORDINAL.search(msg.norm)
+    if more_of_the_list and (CHEAPER.search(plain) or PRICIER.search(plain)):
+        return None  # "cheaper ones?", "anything cheaper?": more of the list, not one of it
     chosen = None
     ordinal = ORDINAL.search(msg.norm)
     priced = [p for p in shown if _price(p) is not None]
@@ -75,6 +78,8 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     by_color = [p for p in shown if msg.colors and msg.colors[0] in (p.get("colors") or [])]
     if choice is not None and len(by_color) == 1 and not ordinal:
         chosen = by_color[0]  # "the black ones" after "which one would you like?"
+    elif len(by_color) == 1 and not ordinal and msg.size and re.search(r"\bones?\b", plain):
+        chosen = by_color[0]  # "the purple one in M" after a list: the one purple product shown
     elif ordinal and PICK_WORDS.search(plain):
         index = ORDINALS[ordinal.group(1)]
         chosen = shown[index] if -len(shown) <= index < len(shown) else None
