@@ -689,3 +689,15 @@ def test_cheaper_ones_after_a_list_reruns_that_search_cheapest_first(guest):
     assert search["arguments"] == {"clothing_type": "jacket", "category": "men", "sort_by": "price_low"}
     prices = [Decimal(p["price"]) for p in search["result"]["products"]]
     assert prices == sorted(prices) and lines(guest) == []
+
+
+def test_a_count_with_other_details_after_an_item_is_a_second_item(guest):
+    say(guest, "add 3 red socks M and 2 in blue")
+    added = sorted((color, size, quantity) for _p, color, size, quantity in lines(guest))
+    assert added == [("blue", "M", 2), ("red", "M", 3)]
+
+
+@pytest.mark.parametrize("message", ["add a hoodie in size XXXL", "add 2 black hoodies 3xl"])
+def test_a_size_past_the_range_is_said_plainly_and_nothing_is_added(guest, message):
+    turn = say(guest, message)
+    assert lines(guest) == [] and "our sizes run XS to XXL" in turn["reply"]

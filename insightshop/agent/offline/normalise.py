@@ -22,7 +22,8 @@ from . import lexicon
 CHARS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": " - ",
                        "\u2014": " - ", "\u00a0": " ", "\u00d7": "x", "\u2026": "..."})  # fmt: skip
 TOKEN = re.compile(r"[A-Za-z][A-Za-z']*")
-PROTECTED = re.compile(r"\S+@\S+|https?://\S+|\"[^\"]*\"|\b[A-Z0-9]*\d[A-Z0-9]*\b")
+# Emails, links, quoted text, codes with digits, and sizes past the shop's range ("XXXL" must not become "XXL").
+PROTECTED = re.compile(r"\S+@\S+|https?://\S+|\"[^\"]*\"|\b[A-Z0-9]*\d[A-Z0-9]*\b|\b(?i:x{3,}[ls])\b")
 _QUANTITY = tuple((re.compile(p, re.I), r) for p, r in lexicon.QUANTITY_PHRASES)
 _KIDS = tuple(re.compile(p, re.I) for p in lexicon.KIDS_PHRASES)
 _TENS = "|".join(lexicon.TENS)

@@ -131,7 +131,7 @@ _NOISE_WORDS = """
     couple dozen first ones prefer preferably ideally either neither anyone someone somebody everything anything
     gift gifts present out after arrivals arrival deals deal discounts discount sale sales latest newest
     clearance reduced discounted offer offers special specials promo promos promotion promotions promotional
-    bargain bargains marked down am were been being wondering whether if
+    bargain bargains marked down am were been being wondering whether if yo sup wassup hiya heya
     over above least starting minimum min he she they this colours colors come comes came quid pounds pound
     euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not
 """
@@ -777,6 +777,8 @@ NUMERIC_SIZE = re.compile(
     r"\b(?:size|sz|waist)\s*[:=]?\s*(?:(?:us|uk|eu)\s*)?\d{1,2}(?:\.5)?\b|\b(?:us|uk|eu)\s+size\s*\d{1,2}\b|"
     r"\bin\s+(?:an?\s+)?(?:size\s+)?[2-5]\d\b"  # "jeans in 34": no count is that big
 )
+# Sizes past the shop's range ("XXXL", "3XL", "XXS"): said plainly, never read as the nearest one.
+BEYOND_SIZES = re.compile(r"\b(?:x{3,}l|[3-9]xl|x{3,}s|[2-9]xs)\b")
 NEGATIVE_COUNT = re.compile(r"(?:^|\s)-\d+\b")
 
 
@@ -843,6 +845,11 @@ def items(msg: Msg) -> list[Item]:
             item.fill(loose)
             found.append(item)
             loose = Item()
+        elif found and (item.color or item.size) and item.quantity and not correcting:
+            # "2 large tees in black and 1 medium in white": a count with other details is another item.
+            again = replace(found[-1], quantity=item.quantity)
+            again.color, again.size = item.color or again.color, item.size or again.size
+            found.append(again)
         elif found and (item.color or item.size) and (again_match := SAME_AGAIN.search(segment)):
             same_count = found[-1].quantity if again_match.group("same") else None  # "another one" is one
             again = replace(found[-1], quantity=item.quantity or same_count)
@@ -1212,9 +1219,13 @@ def _add(turn: Turn, found: list[Item]) -> Interpretation:
     for item in found:
         args = item.arguments()
         args["quantity"] = item.quantity or 1
-        if NUMERIC_SIZE.search(turn.msg.norm) and not item.size and len(found) == 1:
+        beyond = BEYOND_SIZES.search(turn.msg.low)
+        if (NUMERIC_SIZE.search(turn.msg.norm) and not item.size or beyond) and len(found) == 1:
             # Asked like the shop's own "which size?", so that "M" or "large" next adds it.
-            result = ask(turn, f"Our sizes are letters, not numbers: {', '.join(SIZES)} — which size would you like?")
+            asked = (f"We don't make {beyond.group(0).upper()}: our sizes run {SIZES[0]} to {SIZES[-1]}" if beyond
+                     else f"Our sizes are letters, not numbers: {', '.join(SIZES)}")  # fmt: skip
+            args.pop("selected_size", None)
+            result = ask(turn, f"{asked} — which size would you like?")
             quantity = args.pop("quantity")
             result.context.update(last_action="cart_add_item", last_item=args, last_quantity=quantity,
                                   last_add_failed=True)  # nothing added yet: the answer adds, it swaps nothing
