@@ -701,3 +701,14 @@ def test_a_count_with_other_details_after_an_item_is_a_second_item(guest):
 def test_a_size_past_the_range_is_said_plainly_and_nothing_is_added(guest, message):
     turn = say(guest, message)
     assert lines(guest) == [] and "our sizes run XS to XXL" in turn["reply"]
+
+
+@pytest.mark.parametrize("message, names", [
+    ("compare the oxford shirt and the linen shirt", {"Oxford Button-Down Shirt", "Relaxed Linen Shirt"}),
+    ("compare the cashmere sweater and the chunky sweater", {"Cashmere Crew Neck Sweater", "Chunky Roll-Neck Sweater"}),
+])  # fmt: skip
+def test_products_named_by_a_word_only_they_have_are_compared(guest, message, names):
+    turn = say(guest, message)
+    [compare] = turn["tool_calls"]
+    assert compare["name"] == "compare_products" and compare["outcome"] == "executed"
+    assert {db.session.get(Product, i).name for i in compare["arguments"]["product_ids"]} == names

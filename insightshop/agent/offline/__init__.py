@@ -109,10 +109,11 @@ def _products_as_ids(text: str, request: intent.Request, msg: rules.Msg) -> str:
     for mention in mentions:
         fitting = entities.choose(mention.products, msg.colors[0] if msg.colors else None, msg.category)
         departments = {p.category: p.id for p in reversed(fitting)}
-        if adding and mention.score == 1 and len(departments) > 1 and len(fitting) == len(departments):
+        named = mention.score == 1 or mention.telling
+        if adding and named and len(departments) > 1 and len(fitting) == len(departments):
             request.notes["department_question"] = _which_department(request, msg, mention, departments)
             return text
-        if not fitting or (adding and (len(fitting) != 1 or mention.score < 1)):
+        if not fitting or (adding and (len(fitting) != 1 or not named)):
             continue
         span = _span(text, mention.name)
         if span:

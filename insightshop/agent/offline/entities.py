@@ -52,6 +52,7 @@ class Mention:
     products: tuple[ProductWords, ...]
     position: int
     score: float
+    telling: bool = False  # named by a word only this product has among the garments said ("the oxford shirt")
 
 
 @lru_cache(maxsize=8)
@@ -63,15 +64,30 @@ def _distinctive(vocabulary: ShopVocabulary) -> dict[str, frozenset[str]]:
     }
 
 
+@lru_cache(maxsize=64)
+def _telling_words(vocabulary: ShopVocabulary, types: tuple[str, ...]) -> frozenset[str]:
+    """Distinctive words that belong to one product name of these garments only ("oxford" among shirts,
+    "cashmere" among sweaters): one of them, with the garment said, names that product ("the oxford shirt")."""
+    seen: dict[str, int] = {}
+    for name, distinct in _distinctive(vocabulary).items():
+        if vocabulary.by_name[name][0].clothing_type not in types:
+            continue
+        for word in distinct:
+            seen[word] = seen.get(word, 0) + 1
+    return frozenset(word for word, count in seen.items() if count == 1 and len(word) >= 4)
+
+
 def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | None = None) -> list[Mention]:
     """Products named in the text ("the Oxford Button-Down Shirt", "the linen shirt"), in the order they appear.
 
-    A name counts when at least half of its distinctive words are present (fuzzily) and, if the message names a
-    clothing type, the product is of that type; overlapping candidates go to the best-scoring name."""
+    A name counts when at least half of its distinctive words are present (fuzzily), or, with the garment said, a
+    word only that name has ("the oxford shirt"); if the message names a clothing type, the product is of that
+    type; overlapping candidates go to the best-scoring name."""
     tokens = WORD.findall(text.lower())
     if not tokens:
         return []
     scored = []
+    unique = _telling_words(vocabulary, tuple(sorted(types))) if types else frozenset()
     for name, distinct in _distinctive(vocabulary).items():
         if not distinct:
             continue
@@ -86,7 +102,7 @@ def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | N
         score = len(hits) / len(distinct)
         # With no garment named, words the engine reads as commands ("show" of "No-Show Socks") name nothing alone.
         telling = types or any(word not in COMMAND_WORDS for word in hits)
-        if hits and score >= 0.5 and telling:
+        if hits and (score >= 0.5 or unique.intersection(hits)) and telling:
             scored.append((score, len(hits), name, hits))
     scored.sort(key=lambda s: (-s[0], -s[1], min(s[3].values())))
     used: set[int] = set()
@@ -96,7 +112,7 @@ def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | N
         if positions & used:
             continue
         used |= positions
-        mentions.append(Mention(name, vocabulary.by_name[name], min(positions), score))
+        mentions.append(Mention(name, vocabulary.by_name[name], min(positions), score, bool(unique.intersection(hits))))
     return sorted(mentions, key=lambda m: m.position)
 
 
