@@ -103,6 +103,11 @@ def _sizes(text: str) -> str:
     return lead + " ".join(parts) + " The size guide has every measurement and how to measure."
 
 
+def _discount_codes(_text: str) -> str:
+    return ("InsightShop has no discount codes or vouchers: a running sale comes off the price by itself, shown on "
+            "each product and in your cart. Ask \"what's on sale?\" to see what is discounted now.")  # fmt: skip
+
+
 def _payments(text: str) -> str:
     from .payments import provider_name
 
@@ -211,6 +216,10 @@ FAQS: tuple[Faq, ...] = (
          "paypal": 3, "apple pay": 3, "google pay": 3, "klarna": 3, "afterpay": 3, "cash": 2, "crypto": 3,
          "bitcoin": 3, "bank transfer": 3, "stripe": 3, "take": 1, "accept": 1, "secure": 1, "checkout": 1},
         _payments, _page(HELP_PAGE, "payments")),
+    Faq("payments", "Do you have discount codes?",
+        {"coupon": 3, "coupons": 3, "coupon code": 3, "promo code": 3, "promo codes": 3, "discount code": 3,
+         "discount codes": 3, "voucher": 3, "vouchers": 3, "voucher code": 3, "gift card": 2, "code": 1},
+        _discount_codes, _page(HELP_PAGE, "payments")),
     Faq("orders", "Where is my order, and how do I track it?",
         {"where is my order": 3, "my order": 2, "my orders": 2, "track": 3, "tracking": 3, "tracking number": 3,
          "order status": 3, "parcel": 2, "package": 2, "shipment": 2, "hasnt arrived": 3, "not arrived": 3,

@@ -256,3 +256,20 @@ def test_a_size_letter_between_commas_belongs_to_the_item_before_it():
 def test_more_expensive_than_is_a_floor_and_its_negation_a_ceiling(message, bounds):
     [planned] = interpret(message, {}).calls
     assert planned.arguments == {"clothing_type": "dress", **bounds}
+
+
+@pytest.mark.parametrize("message", ["delete all reviews", "delete all reviews of product 3", "remove all my orders"])
+def test_everything_of_something_else_never_clears_the_cart_or_deletes_a_product(message):
+    result = interpret(message, {}, is_admin=True)
+    assert not {c.name for c in result.calls} & {"cart_clear", "admin_product_delete"}
+
+
+@pytest.mark.parametrize("message", ["add 0 socks", "add 1.5 shirts", "add half a shirt"])
+def test_a_count_the_cart_cannot_hold_asks_how_many(message):
+    result = interpret(message, {})
+    assert not result.calls and "from 1 to 10" in result.reply
+
+
+def test_a_shopper_asking_to_change_a_price_is_told_plainly_and_nothing_is_searched():
+    result = interpret("set the price of the grey hoodie to 1 dollar", {})
+    assert not result.calls and "only the shop's admins can change prices" in result.reply

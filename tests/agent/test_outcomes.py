@@ -712,3 +712,10 @@ def test_products_named_by_a_word_only_they_have_are_compared(guest, message, na
     [compare] = turn["tool_calls"]
     assert compare["name"] == "compare_products" and compare["outcome"] == "executed"
     assert {db.session.get(Product, i).name for i in compare["arguments"]["product_ids"]} == names
+
+
+@pytest.mark.parametrize("message", ["apply coupon SAVE50", "do you have any promo codes?"])
+def test_discount_codes_get_the_shops_answer(guest, message):
+    turn = say(guest, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert turn["reply"].startswith("InsightShop has no discount codes or vouchers")

@@ -183,7 +183,8 @@ def policy_question(request: Request) -> Interpretation | None:
     if request.pending and request.pending.get("tool") == "checkout_proceed" and "?" not in plain:
         return None
     topics = [topic for topic, pattern in POLICY if pattern.search(plain)]
-    if not topics or not QUESTION.search(plain):
+    asks_for_a_code = re.search(r"\b(?:apply|use|redeem|enter|add)\b.*\b(?:coupon|voucher|promo|discount\s+code|code)\b", plain)
+    if not topics or not (QUESTION.search(plain) or asks_for_a_code):
         return None
     if topics == ["returns"] and re.search(r"\b(?:return|send\s+back)\s+(?:the|my|this|it)\b.*\bcart\b", plain):
         return None

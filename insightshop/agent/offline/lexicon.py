@@ -140,7 +140,7 @@ POLICY_TOPICS = {
                r"delete\s+my\s+account|close\s+my\s+account)\b",
     "orders": r"\b(?:cancel\s+an\s+order|change\s+my\s+order|modify\s+(?:my\s+)?order|gift\s+wrap\w*|"
               r"change\s+(?:my\s+|the\s+)?(?:shipping\s+|delivery\s+)?address|"
-              r"promo\s+codes?|discount\s+codes?|coupons?)\b",
+              r"promo\s+codes?|discount\s+codes?|coupons?|vouchers?|(?:apply|use|redeem)\s+(?:a\s+|my\s+|this\s+)?code)\b",
 }  # fmt: skip
 QUESTION_CUES = (
     r"\?|^(?:how|what|whats|what's|when|where|do|does|is|are|can|could|will|would|which|why|who|tell\s+me|"

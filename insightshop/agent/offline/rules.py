@@ -779,6 +779,8 @@ NUMERIC_SIZE = re.compile(
 )
 # Sizes past the shop's range ("XXXL", "3XL", "XXS"): said plainly, never read as the nearest one.
 BEYOND_SIZES = re.compile(r"\b(?:x{3,}l|[3-9]xl|x{3,}s|[2-9]xs)\b")
+# "add 0 socks", "add 1.5 shirts": no count the cart can hold.
+NOT_A_WHOLE_COUNT = re.compile(r"\b(?:add|buy|get|put|want|need|order)\s+(?:0|zero|none|\d+\.\d+|half\s+an?)\s+[a-z]")
 NEGATIVE_COUNT = re.compile(r"(?:^|\s)-\d+\b")
 
 
@@ -958,7 +960,7 @@ def h_product_create(turn: Turn) -> Interpretation | None:
 
 def h_review_delete(turn: Turn) -> Interpretation | None:
     msg = turn.msg
-    if not (msg.has(DELETE_VERB) and re.search(r"\breview\b", msg.norm)) or RATING.search(msg.norm):
+    if not (msg.has(DELETE_VERB) and re.search(r"\breviews?\b", msg.norm)) or RATING.search(msg.norm):
         return None
     if msg.review_id is None:
         return ask(turn, QUESTIONS["admin_review_delete"])
@@ -1004,11 +1006,23 @@ def h_product_delete(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     if not msg.has(PRODUCT_DELETE) or msg.has(CART_RX) or len(msg.product_ids) != 1:
         return None
+    if re.search(r"\b(?:reviews?|ratings?|comments?|photos?|images?|sales?|discounts?)\b", msg.norm):
+        return None  # "delete the reviews of product 3" is about its reviews, never the product itself
     return call(turn, "admin_product_delete", {"product_id": msg.product_ids[0]})
+
+
+PRICE_CHANGE = re.compile(r"\bprice\b.*\bto\s+\$?\s*\d|\b(?:reprice|mark\s+down|discount)\b.*\bto\s+\$?\s*\d")
 
 
 def h_product_update(turn: Turn) -> Interpretation | None:
     msg = turn.msg
+    if not msg.product_ids and msg.has(UPDATE_VERB) and PRICE_CHANGE.search(msg.norm) and not msg.has(CART_RX):
+        # "set the price of the grey hoodie to 1 dollar": a catalog change, never a search.
+        if not turn.is_admin:
+            return say(turn, "Sorry, only the shop's admins can change prices — you always pay the price the shop "
+                             "shows, with any running sale taken off.")  # fmt: skip
+        return ask(turn, "Which product should I reprice? Give me its number (\"set the price of product 30 to "
+                         "59.99\").")  # fmt: skip
     if len(msg.product_ids) != 1 or not msg.has(UPDATE_VERB) or msg.has(CART_RX) or _is_question(msg):
         return None
     changes = update_fields(msg)
@@ -1046,6 +1060,11 @@ def _checkout(turn: Turn, *, bare_name: bool = False) -> Interpretation:
     return finish(turn, "checkout_proceed", args)
 
 
+# "delete all reviews", "remove all my orders": everything of something else, never the cart.
+NOT_THE_CART = re.compile(r"\b(?:reviews?|orders?|products|users?|customers?|accounts?|sales?|receipts?|wishlist|"
+                          r"favou?rites|addresses|history|data)\b")
+
+
 def h_cart_clear(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     clear = re.search(
@@ -1054,7 +1073,7 @@ def h_cart_clear(turn: Turn) -> Interpretation | None:
         msg.norm,
     )
     everything = (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm)) and not (
-        msg.types or msg.product_ids
+        msg.types or msg.product_ids or NOT_THE_CART.search(msg.norm)
     )
     emptied = re.search(CART + r".*\b(?:emptied|cleared)\b", msg.norm)
     return call(turn, "cart_clear", {}) if clear or everything or emptied else None
@@ -1213,7 +1232,7 @@ def _add(turn: Turn, found: list[Item]) -> Interpretation:
     recount = RECOUNT.search(turn.msg.norm)
     if recount and len(found) == 1:
         found[0].quantity = _number(recount.group(1)) or found[0].quantity
-    if NEGATIVE_COUNT.search(turn.msg.norm):
+    if NEGATIVE_COUNT.search(turn.msg.norm) or NOT_A_WHOLE_COUNT.search(turn.msg.low):
         return say(turn, "I can only add items, from 1 to 10 at a time — how many would you like?")
     planned = []
     for item in found:
