@@ -719,3 +719,12 @@ def test_discount_codes_get_the_shops_answer(guest, message):
     turn = say(guest, message)
     assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
     assert turn["reply"].startswith("InsightShop has no discount codes or vouchers")
+
+
+def test_the_top_one_after_a_sorted_list_is_the_first_product_not_a_top(guest):
+    shown = say(guest, "show me jeans", "sort by rating")
+    first = shown["tool_calls"][0]["result"]["products"][0]
+
+    say(guest, "add the top one in L", conversation=shown["conversation_id"])
+
+    assert [(p, s, q) for p, _c, s, q in lines(guest)] == [(first["id"], "L", 1)]

@@ -154,6 +154,7 @@ EXTRA_PHRASES = tuple(
         (r"\bhalf\s+a\s+dozen\b", "6"),
         (r"\ba\s+couple(?:\s+of)?\b|\bcouple\s+of\b", "2"),
         (r"\bsign\s+up\b", "signup"),
+        (r"\btop\s+(?=(?:one|result|pick|match|item)\b)", "first "),  # "the top one" is a position, not a top
     )
 )
 WORD = re.compile(r"[a-z0-9]+")
@@ -780,7 +781,7 @@ NUMERIC_SIZE = re.compile(
 # Sizes past the shop's range ("XXXL", "3XL", "XXS"): said plainly, never read as the nearest one.
 BEYOND_SIZES = re.compile(r"\b(?:x{3,}l|[3-9]xl|x{3,}s|[2-9]xs)\b")
 # "add 0 socks", "add 1.5 shirts": no count the cart can hold.
-NOT_A_WHOLE_COUNT = re.compile(r"\b(?:add|buy|get|put|want|need|order)\s+(?:0|zero|none|\d+\.\d+|half\s+an?)\s+[a-z]")
+NOT_A_WHOLE_COUNT = re.compile(r"\b(?:add|buy|get|put|want|need|order)\s+(?:0|zero|none|\d+\.\d+|half\s+an?(?!\s+dozen))\s+[a-z]")
 NEGATIVE_COUNT = re.compile(r"(?:^|\s)-\d+\b")
 
 

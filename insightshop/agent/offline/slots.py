@@ -33,7 +33,7 @@ PRICIEST = re.compile(r"\b(?:priciest|most\s+expensive|highest[\s-]priced|highes
 PRICIER = re.compile(lexicon.PRICIER)
 QUESTION_CUE = re.compile(r"\?|^\W*(?:what|which|how|is|are|does|do|can|could|will|would)\b")
 PICK_WORDS = re.compile(
-    r"\b(?:one|ones|item|product|option|of\s+(?:them|those|these|the\s+two)|pick|take|want|get|grab|choose|"
+    r"\b(?:one|ones|item|product|option|result|match|of\s+(?:them|those|these|the\s+two)|pick|take|want|get|grab|choose|"
     r"go\s+(?:with|for)|i'?ll\s+have|i\s+will\s+(?:have|take|get))\b"
 )
 SORT_TARGET = re.compile(r"\b(?:them|those|these|results?|list|it|first|sort|sorted|order|arrange|rank)\b")
