@@ -273,3 +273,10 @@ def test_a_count_the_cart_cannot_hold_asks_how_many(message):
 def test_a_shopper_asking_to_change_a_price_is_told_plainly_and_nothing_is_searched():
     result = interpret("set the price of the grey hoodie to 1 dollar", {})
     assert not result.calls and "only the shop's admins can change prices" in result.reply
+
+
+@pytest.mark.parametrize("message, tool", [("can i hav 2 navy polo shirts in medium", "cart_add_item"),
+                                           ("i wnat a red dres for my dautgher size s", "search_products")])  # fmt: skip
+def test_chat_spellings_of_want_and_have_are_read(message, tool):
+    [planned] = interpret(message, {}).calls
+    assert planned.name == tool and "query" not in planned.arguments

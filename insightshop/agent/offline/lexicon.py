@@ -20,6 +20,8 @@ SHORTHAND = {
     "yep": "yes", "yup": "yes", "ya": "yes", "nah": "no", "nope": "no", "lol": "", "pls.": "please",
     "wat": "what", "wut": "what", "wot": "what", "hw": "how", "whch": "which", "r": "are", "cud": "could",
     "wud": "would", "abt": "about", "thru": "through", "smth": "something", "sth": "something",
+    "wnat": "want", "wnt": "want", "watn": "want", "hav": "have", "hve": "have",
+    "nedd": "need", "neeed": "need", "pleaseee": "please", "pleasee": "please", "plzz": "please",
 }  # fmt: skip
 
 CONTRACTIONS = {
