@@ -280,3 +280,24 @@ def test_a_shopper_asking_to_change_a_price_is_told_plainly_and_nothing_is_searc
 def test_chat_spellings_of_want_and_have_are_read(message, tool):
     [planned] = interpret(message, {}).calls
     assert planned.name == tool and "query" not in planned.arguments
+
+
+@pytest.mark.parametrize("message, arguments", [
+    ("show me denim jackets", {"query": "denim", "clothing_type": "jacket"}),
+    ("what sizes does the puffer jacket come in", {"query": "puffer", "clothing_type": "jacket"}),
+    ("tees and shirts", {"clothing_type": "shirt"}),
+    ("show me sale items under 30", {"max_price": 30, "on_sale": True}),
+])  # fmt: skip
+def test_a_garment_word_right_before_the_garment_describes_it(message, arguments):
+    [planned] = interpret(message, {}).calls
+    assert planned.arguments == arguments
+
+
+@pytest.mark.parametrize("message", ["my cart please", "cart pls"])
+def test_asking_for_the_cart_with_a_please_shows_it(message):
+    assert [c.name for c in interpret(message, {}).calls] == ["cart_show"]
+
+
+def test_a_size_letter_after_a_named_product_is_its_size():
+    [planned] = interpret("add product 5 M", {}).calls
+    assert planned.arguments == {"product_id": 5, "selected_size": "M", "quantity": 1}

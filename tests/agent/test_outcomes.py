@@ -728,3 +728,8 @@ def test_the_top_one_after_a_sorted_list_is_the_first_product_not_a_top(guest):
     say(guest, "add the top one in L", conversation=shown["conversation_id"])
 
     assert [(p, s, q) for p, _c, s, q in lines(guest)] == [(first["id"], "L", 1)]
+
+
+def test_is_the_denim_jacket_available_answers_for_denim_jackets_first(guest):
+    turn = say(guest, "is the denim jacket available in XL")
+    assert turn["reply"].startswith("Yes — the Classic Denim Jacket (Men's, blue) is in stock in XL")

@@ -221,7 +221,7 @@ CHEAPER = (
     r"\b(?:cheap(?:er|est)|less\s+expensive|least\s+expensive|lower[\s-]priced|more\s+affordable|lowest\s+price)\b"
 )
 PRICIER = r"\b(?:pricier|priciest|more\s+expensive|most\s+expensive|higher[\s-]priced|dearer|highest\s+price)\b"
-ON_SALE = r"\b(?:on\s+sale|in\s+the\s+sale|on\s+offer|on\s+special|discounted|reduced|marked\s+down|clearance|deals?|promos?|promotions?|discounts|specials|offers|bargains?|sales)\b"
+ON_SALE = r"\b(?:on\s+sale|in\s+the\s+sale|sale\s+(?:items?|products?|stuff|things|clothes|section|rack|prices?)|on\s+offer|on\s+special|discounted|reduced|marked\s+down|clearance|deals?|promos?|promotions?|discounts|specials|offers|bargains?|sales)\b"
 IN_STOCK = r"\b(?:in\s+stock|available\s+now|ready\s+to\s+ship)\b"
 MIN_PRICE = (
     r"\b(?:over|above|more\s+than|(?:more\s+expensive|pricier|dearer)\s+than|at\s+least|from|starting\s+(?:at|from)|"

@@ -819,8 +819,11 @@ TRAILING_SIZE = re.compile(r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)\W*$")
 
 
 def _lone_size(segment: str) -> str | None:
-    """ "a polo in white, L, and …": a part that is a size letter and nothing else."""
-    match = re.fullmatch(r"\W*(xxl|xl|xs|s|m|l)\W*", segment)
+    """ "a polo in white, L, and …": a part that is a size letter and nothing else; "product 6 M": a size letter
+    right after a product named by its number (a product's name becomes its number before the rules read it)."""
+    match = re.fullmatch(r"\W*(xxl|xl|xs|s|m|l)\W*", segment) or re.search(
+        r"\bproduct\s+\d+\s+(xxl|xl|xs|s|m|l)\W*$", segment
+    )
     return normalise_size(match.group(1)) if match else None
 
 
@@ -1263,7 +1266,8 @@ def h_cart_show(turn: Turn) -> Interpretation | None:
     question = CART_QUESTION.search(msg.norm)
     if (msg.has(ADD) or msg.has(REMOVE)) and not question:
         return None
-    bare = re.fullmatch(r"\W*(?:(?:my|the|open|view|show)\s+)?(?:shopping\s+)?(?:cart|basket|bag)\W*", msg.norm)
+    bare = re.fullmatch(r"\W*(?:(?:my|the|open|view|show)\s+)?(?:shopping\s+)?(?:cart|basket|bag)"
+                        r"(?:\s+(?:please|pls|plz|now|again))?\W*", msg.norm)
     cart_words = msg.has(CART_RX) and (msg.has(CART_SHOW) or question)
     left = msg.has(WHATS_LEFT) and turn.ctx.get("last_action") in ("cart_remove_item", "cart_add_item", "cart_show")
     left = left or re.search(r"\bhow\s+much\b.*\b(?:all\s+together|altogether|together|in\s+total|total|in\s+all)\b",
@@ -1320,10 +1324,12 @@ def h_product_options(turn: Turn) -> Interpretation | None:
     asked, valued = OPTIONS_ASPECT.search(msg.norm), OPTIONS_VALUE.search(msg.norm)
     if not (asked or valued) or msg.has(ADD) or msg.has(REMOVE) or msg.has(CART_RX) or msg.has(ADVICE):
         return None
-    value = valued.group("value") if valued and not asked else None
+    value = valued.group("value") if valued else None
     size, color = (normalise_size(value), normalise_color(value)) if value else (None, None)
     if value and not (size or color):
-        return None
+        if not asked:
+            return None
+        value = None  # "is it available in stores?": the question, without a size or colour
     word = ((asked.group("a") or asked.group("b")) if asked else None) or ""
     aspect = "colors" if word.startswith("colo") or color else "sizes" if word.startswith("size") or size else "stock"
     parts = search_parts(msg)
@@ -1611,17 +1617,26 @@ def search_parts(msg: Msg) -> dict:
     kinds = [kind for kind in msg.types if kind not in {clothing_type(word) for word in excluded}]
     terms: list[str] = []
     color = None
+    named: list[tuple[str, str]] = []  # (word, the garment it names), in order
     for word in WORD.findall(text):
         kind = clothing_type(word)
         shade = normalise_color(word)
         if kind:
             terms.append(kind)
+            named.append((word, kind))
         elif shade:
             color = color or shade
         elif not (word in NOISE or word in CATEGORY_OF or word in SIZE_WORDS or word.isdigit() or len(word) < 2):
             terms.append(word)
+    final = (kinds or [None])[-1]
+    for (word, _kind), (next_word, next_kind) in zip(named, named[1:], strict=False):
+        # "denim jacket", "puffer jacket": a garment word right before the garment asked for describes it, so it
+        # stays a search word ("tees and shirts" are two garments, not a kind of shirt).
+        right_before = re.search(rf"\b{re.escape(word)}\s+{re.escape(next_word)}\b", text)
+        if next_kind == final and right_before and singular(word) not in CLOTHING_TYPES:
+            terms.append(word)
     terms = list(dict.fromkeys(terms))
-    return {"color": color, "terms": terms, "clothing_type": (kinds or [None])[-1],
+    return {"color": color, "terms": terms, "clothing_type": final,
             "category": msg.category, "size": msg.size, "max_price": msg.max_price, "sort_by": msg.sort_by,
             "min_price": msg.min_price, "on_sale": msg.on_sale or None, "in_stock": msg.in_stock or None}  # fmt: skip
 
