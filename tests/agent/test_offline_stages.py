@@ -301,3 +301,10 @@ def test_asking_for_the_cart_with_a_please_shows_it(message):
 def test_a_size_letter_after_a_named_product_is_its_size():
     [planned] = interpret("add product 5 M", {}).calls
     assert planned.arguments == {"product_id": 5, "selected_size": "M", "quantity": 1}
+
+
+@pytest.mark.parametrize("message, excluded", [("show me blouses that aren't pink", "pink"),
+                                               ("a jacket that isn't leather", "leather")])  # fmt: skip
+def test_what_is_ruled_out_with_a_contraction_is_never_searched_for(message, excluded):
+    [planned] = interpret(message, {}).calls
+    assert excluded not in str(planned.arguments) and "aren" not in str(planned.arguments)
