@@ -733,3 +733,21 @@ def test_the_top_one_after_a_sorted_list_is_the_first_product_not_a_top(guest):
 def test_is_the_denim_jacket_available_answers_for_denim_jackets_first(guest):
     turn = say(guest, "is the denim jacket available in XL")
     assert turn["reply"].startswith("Yes — the Classic Denim Jacket (Men's, blue) is in stock in XL")
+
+
+def test_make_it_blue_after_an_add_changes_that_line_and_never_searches(guest):
+    turn = say(guest, "add a grey hoodie L", "make it black")
+    assert [c["name"] for c in turn["tool_calls"]][0] == "cart_add_item"
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("black", "L", 1)
+
+
+def test_one_for_me_and_one_for_my_son_go_to_their_departments(guest):
+    say(guest, "add 2 white polos M for me and 1 for my son in S")
+    departments = {(s, q): db.session.get(Product, p).category for p, _c, s, q in lines(guest)}
+    assert departments[("S", 1)] == "kids" and departments[("M", 2)] in ("men", "women")
+
+
+def test_deleting_my_account_gets_the_account_answer_and_touches_no_cart(guest):
+    turn = say(guest, "delete my account")
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]

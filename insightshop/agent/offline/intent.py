@@ -184,7 +184,8 @@ def policy_question(request: Request) -> Interpretation | None:
         return None
     topics = [topic for topic, pattern in POLICY if pattern.search(plain)]
     asks_for_a_code = re.search(r"\b(?:apply|use|redeem|enter|add)\b.*\b(?:coupon|voucher|promo|discount\s+code|code)\b", plain)
-    if not topics or not (QUESTION.search(plain) or asks_for_a_code):
+    account_request = re.search(r"\b(?:delete|close|remove|cancel|deactivate)\s+my\s+account\b", plain)
+    if not topics or not (QUESTION.search(plain) or asks_for_a_code or account_request):
         return None
     if topics == ["returns"] and re.search(r"\b(?:return|send\s+back)\s+(?:the|my|this|it)\b.*\bcart\b", plain):
         return None

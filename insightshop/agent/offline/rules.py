@@ -809,13 +809,14 @@ def _item(segment: str) -> Item:
         clothing_type=kinds[-1] if kinds else None,
         color=next((c for c in map(normalise_color, words) if c), None),
         size=_size(segment) or (_trailing_size(segment) if kinds else None) or _lone_size(segment),
-        category=_category(words),
+        # "for me" claims no department, and keeps another part's ("1 for my son") off this one ("" is not None).
+        category=_category(words) or ("" if re.search(r"\bfor\s+(?:me|myself)\b", segment) else None),
         quantity=_quantity(quantity_text),
     )
 
 
 # "a black hoodie L, blue jeans M": a size letter right after the garment, ending its item.
-TRAILING_SIZE = re.compile(r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)\W*$")
+TRAILING_SIZE = re.compile(r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)(?:\s+(?:for\s+(?:me|myself|him|her|them)|please|pls))?\W*$")
 
 
 def _lone_size(segment: str) -> str | None:
@@ -855,11 +856,13 @@ def items(msg: Msg) -> list[Item]:
             # "2 large tees in black and 1 medium in white": a count with other details is another item.
             again = replace(found[-1], quantity=item.quantity)
             again.color, again.size = item.color or again.color, item.size or again.size
+            again.category = item.category if item.category is not None else again.category
             found.append(again)
         elif found and (item.color or item.size) and (again_match := SAME_AGAIN.search(segment)):
             same_count = found[-1].quantity if again_match.group("same") else None  # "another one" is one
             again = replace(found[-1], quantity=item.quantity or same_count)
             again.color, again.size = item.color or again.color, item.size or again.size
+            again.category = item.category if item.category is not None else again.category
             found.append(again)
         elif found and (item.color or item.size) and correcting and not item.quantity:
             found[-1].color, found[-1].size = item.color or found[-1].color, item.size or found[-1].size
@@ -1500,7 +1503,8 @@ def _attribute_changes(msg: Msg) -> dict:
 _ATTRIBUTE_FILLER_WORDS = """
     what about how in a an the for please ones one them it size this that these those got any available come comes
     does is are instead version colour color maybe then show me do you have only but with and sorted sort by i
-    meant mean wait sorry oops actually should been be say to my bad mistake change switch swap update its
+    meant mean wait sorry oops actually should been be say to my bad mistake change switch swap update its make
+    rather prefer
 """
 ATTRIBUTE_FILLER = frozenset(_ATTRIBUTE_FILLER_WORDS.split())
 # Narrowing a search may also be asked for: "I'd like to see the red ones only".
