@@ -1,5 +1,6 @@
 """Flask extensions, created unbound and initialised in create_app."""
 
+from flask import session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -26,7 +27,23 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
-login_manager = LoginManager()
+
+
+class ShopLoginManager(LoginManager):
+    """Flask-Login with its strong session protection checked only for a session that carries a login.
+
+    Flask-Login skips the check for an empty session but not for an anonymous one holding a CSRF secret or a guest
+    cart: every such request failed it, which marked the session changed and sent a fresh session cookie and a
+    remember-cookie deletion with every answer. There is no login in such a session to protect; a remember cookie
+    arriving with it is treated as with an empty session (and is still checked against its server-side record)."""
+
+    def _session_protection_failed(self) -> bool:
+        if "_user_id" not in session:
+            return False
+        return super()._session_protection_failed()
+
+
+login_manager = ShopLoginManager()
 csrf = CSRFProtect()
 htmx = Htmx()
 # Storage (Redis when REDIS_URL is set, memory otherwise) is chosen in create_app via RATELIMIT_STORAGE_URI.

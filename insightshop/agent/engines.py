@@ -52,9 +52,24 @@ def styling_call(message: str, context: dict) -> Call | None:
     found = _PRODUCT_ID.search(message)
     if found:
         return Call("suggest_outfit", {"product_id": int(found.group(1))})
+    named = _named_product(message)
+    if named is not None:  # "what goes with the linen shirt?": that product (adults' first, as the shop resolves names)
+        return Call("suggest_outfit", {"product_id": named})
     if re.search(r"\b(it|this|that)\b", message, re.I) and context.get("last_product_id"):
         return Call("suggest_outfit", {"product_id": int(context["last_product_id"])})
     return Call("suggest_outfit", {"from_cart": True})
+
+
+def _named_product(message: str) -> int | None:
+    from .offline import entities, load_vocabulary
+    from .offline.rules import Msg
+
+    msg = Msg(message)
+    mentions = entities.product_mentions(message, load_vocabulary(), msg.types or None)
+    if len(mentions) != 1 or not (mentions[0].score == 1 or mentions[0].telling or mentions[0].hits >= 2):
+        return None
+    fitting = entities.choose(mentions[0].products, msg.colors[0] if msg.colors else None, msg.category)
+    return fitting[0].id if fitting else None
 
 
 class OfflineEngine:

@@ -77,6 +77,16 @@ def _delivery_times(_text: str) -> str:
             "you get its carrier and tracking number, shown on your order page.")  # fmt: skip
 
 
+def _international(_text: str) -> str:
+    rates = shipping_rates()
+    standard, express = (DELIVERY_OPTIONS[m][1] for m in ("standard", "express"))
+    return (f"The checkout takes a delivery address in any country (the country field starts as the US), at the "
+            f"same delivery prices: standard {_money(rates['standard'])}, free from {_money(rates['free_from'])}, "
+            f"express {_money(rates['express'])}. The delivery times we quote (standard {standard}, express "
+            f"{express}) are from dispatch; for an estimate to another country, email us at {SUPPORT_EMAIL} "
+            "before you order.")  # fmt: skip
+
+
 def _returns_policy(_text: str) -> str:
     days = return_window_days()
     return (f"You can return items within {days} days of delivery, unworn and with their tags. Open your order "
@@ -104,7 +114,7 @@ def _sizes(text: str) -> str:
 
 
 def _discount_codes(_text: str) -> str:
-    return ("InsightShop has no discount codes or vouchers: a running sale comes off the price by itself, shown on "
+    return ("InsightShop has no discount codes or vouchers (and no gift cards): a running sale comes off the price by itself, shown on "
             "each product and in your cart. Ask \"what's on sale?\" to see what is discounted now.")  # fmt: skip
 
 
@@ -136,7 +146,8 @@ def _order_tracking(_text: str) -> str:
 
 def _cancel_order(_text: str) -> str:
     return ("An order can be cancelled until it ships: unpaid orders are released automatically, and for a paid "
-            "order contact us with the order number and we cancel and refund it.")  # fmt: skip
+            "order contact us with the order number and we cancel and refund it. To change the delivery address of "
+            f"an order that has not shipped yet, email {SUPPORT_EMAIL} with the order number and the new address.")  # fmt: skip
 
 
 def _account(_text: str) -> str:
@@ -145,8 +156,9 @@ def _account(_text: str) -> str:
             "Your account page lets you change your password and log out everywhere.")  # fmt: skip
 
 
-def _contact(_text: str) -> str:
-    return (f"Email us at {SUPPORT_EMAIL} with your order number if you have one; we answer within one business "
+def _contact(text: str) -> str:
+    lead = "There is no price-match policy I can quote you. " if "price match" in text else ""
+    return lead + (f"Email us at {SUPPORT_EMAIL} with your order number if you have one; we answer within one business "
             "day. I can also help right here with orders, returns, sizes and shipping.")  # fmt: skip
 
 
@@ -195,6 +207,13 @@ FAQS: tuple[Faq, ...] = (
          "how fast": 2, "how quickly": 2, "business days": 3, "delivery": 2, "deliver": 2, "shipping": 1,
          "ship": 1, "dispatch": 3, "days": 1, "express": 1, "next day": 3, "overnight": 3},
         _delivery_times, _page(HELP_PAGE, "shipping")),
+    Faq("shipping", "Do you ship internationally?",
+        {"internationally": 3, "international": 3, "abroad": 3, "overseas": 3, "worldwide": 3, "outside the us": 3,
+         "outside the usa": 3, "outside the united states": 3, "other countries": 3, "another country": 3,
+         "which countries": 3, "what countries": 3, "country": 2, "countries": 2, "canada": 3, "mexico": 3,
+         "uk": 3, "united kingdom": 3, "england": 3, "ireland": 3, "europe": 3, "eu": 3, "germany": 3,
+         "france": 3, "spain": 3, "italy": 3, "australia": 3, "new zealand": 3, "japan": 3, "india": 3,
+         "ship": 1, "shipping": 1, "deliver": 1, "delivery": 1, "send": 1}, _international, _page(HELP_PAGE, "shipping")),
     Faq("returns", "What is the returns policy, and how do I return something?",
         {"return": 3, "returns": 3, "returning": 3, "refund": 3, "refunds": 3, "send it back": 3, "send back": 3,
          "send them back": 3, "take it back": 3, "money back": 3, "return policy": 3, "returns window": 3,
@@ -218,7 +237,8 @@ FAQS: tuple[Faq, ...] = (
         _payments, _page(HELP_PAGE, "payments")),
     Faq("payments", "Do you have discount codes?",
         {"coupon": 3, "coupons": 3, "coupon code": 3, "promo code": 3, "promo codes": 3, "discount code": 3,
-         "discount codes": 3, "voucher": 3, "vouchers": 3, "voucher code": 3, "gift card": 2, "code": 1},
+         "discount codes": 3, "voucher": 3, "vouchers": 3, "voucher code": 3, "gift card": 3, "gift cards": 3, "gift certificate": 3, "code": 1,
+         "discount": 3},
         _discount_codes, _page(HELP_PAGE, "payments")),
     Faq("orders", "Where is my order, and how do I track it?",
         {"where is my order": 3, "my order": 2, "my orders": 2, "track": 3, "tracking": 3, "tracking number": 3,
@@ -227,7 +247,8 @@ FAQS: tuple[Faq, ...] = (
         _order_tracking, _page(ORDER_LOOKUP_PAGE)),
     Faq("orders", "Can I cancel or change my order?",
         {"cancel my order": 3, "cancel an order": 3, "cancel": 2, "cancellation": 3, "change my order": 3,
-         "change the address": 2, "wrong address": 3, "order": 1},
+         "change the address": 2, "wrong address": 3, "order": 1, "change my address": 3, "change my shipping address": 3,
+         "change my delivery address": 3, "shipping address": 2, "delivery address": 2, "new address": 2, "address": 1},
         _cancel_order, _page(HELP_PAGE, "orders")),
     Faq("account", "How do I manage my account or reset my password?",
         {"account": 2, "password": 3, "forgot password": 3, "forgot my password": 3, "reset": 2, "sign up": 3,
@@ -237,7 +258,8 @@ FAQS: tuple[Faq, ...] = (
     Faq("contact", "How can I contact the shop?",
         {"contact": 3, "customer service": 3, "customer support": 3, "support": 2, "help desk": 3, "email you": 3,
          "phone": 2, "call you": 3, "speak to": 2, "talk to": 2, "human": 2, "person": 1, "complaint": 3,
-         "complain": 3, "reach you": 3, "get in touch": 3, "opening hours": 3},
+         "complain": 3, "reach you": 3, "get in touch": 3, "opening hours": 3, "store hours": 3, "shop hours": 3,
+         "business hours": 3, "hours": 2, "are you open": 3, "open": 1, "price match": 3, "price matching": 3},
         _contact, _page(HELP_PAGE, "contact")),
 )  # fmt: skip
 

@@ -18,8 +18,8 @@ ANONYMOUS_SESSION_KEYS = frozenset({"csrf_token"})
 
 
 def holds_nothing_personal(session: Mapping) -> bool:
-    """A session with no per-person state. Flask-Login's strong session protection marks an anonymous session
-    "_remember: clear" while a request runs (its own after_request removes the mark): nobody's data either."""
+    """A session with no per-person state. Flask-Login's "_remember: clear" mark (left by a logout until its
+    after_request removes the remember cookie) is nobody's data either."""
     keys = set(session.keys())
     if session.get("_remember") == "clear":
         keys.discard("_remember")

@@ -42,6 +42,11 @@ def stars(rating) -> str:
     return "★" * filled + "☆" * (5 - filled)
 
 
+def counted(count: int, noun: str) -> str:
+    """ "1 product", "1,024 products": a count with its noun in the right number (nouns taking an s)."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _LINK = re.compile(r"(?<![\w/])(/(?:orders|products|cart|catalog)[\w/?=&;.-]*)")
 
@@ -79,4 +84,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(money)
     app.add_template_filter(label)
     app.add_template_filter(stars)
+    app.add_template_filter(counted)
     app.add_template_filter(chat_text)

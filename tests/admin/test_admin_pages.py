@@ -38,6 +38,21 @@ def test_dashboard_shows_charts_and_numbers(admin_client):
     assert "<script" not in html.split("</head>")[1]
 
 
+def test_an_empty_dashboard_says_so_instead_of_showing_bare_tables(admin_client):
+    make_product("Oxford Shirt", sizes=("L",), stock=40, price="50.00")
+
+    html = admin_client.get("/admin").get_data(as_text=True)
+
+    assert "No paid orders in the last 30 days." in html
+    assert "Every variant is well stocked." in html
+    assert "No sales yet." in html
+
+    nothing = admin_client.get("/admin/products?search=zzzz", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "0 products" in nothing and "No products match these filters." in nothing
+    one = admin_client.get("/admin/products?search=oxford", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert ">1 product</p>" in one
+
+
 def test_product_list_filters_as_an_htmx_fragment(admin_client):
     make_product("Oxford Shirt", category="men")
     make_product("Wrap Dress", clothing_type="dress", category="women", is_active=False)

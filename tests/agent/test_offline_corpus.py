@@ -12,7 +12,6 @@ Do not tune the engine on held-out failures: add new phrasings instead, and they
 from __future__ import annotations
 
 import hashlib
-import time
 
 import pytest
 
@@ -629,12 +628,10 @@ def test_context_is_json_safe_and_not_mutated():
     json.dumps(result.context)
 
 
-def test_interpret_is_deterministic_and_fast():
+def test_interpret_is_deterministic():
+    # Its speed is measured by bench/chat.py, not here: a timed test fails on a loaded machine.
     messages = [_case(e)[0] for e in SINGLE]
     messages = (messages * (200 // len(messages) + 1))[:200]
     first = [interpret(m) for m in messages]
-    started = time.perf_counter()
     second = [interpret(m) for m in messages]
-    elapsed = time.perf_counter() - started
     assert first == second
-    assert elapsed < 0.4, f"200 messages took {elapsed:.3f}s"

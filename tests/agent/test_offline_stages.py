@@ -308,3 +308,173 @@ def test_a_size_letter_after_a_named_product_is_its_size():
 def test_what_is_ruled_out_with_a_contraction_is_never_searched_for(message, excluded):
     [planned] = interpret(message, {}).calls
     assert excluded not in str(planned.arguments) and "aren" not in str(planned.arguments)
+
+
+@pytest.mark.parametrize("message", ["add the oxford shirt in navy M", "add the Oxford Button-Down Shirt in white, size S, for kids"])
+def test_a_named_product_that_fits_one_entry_is_added_without_a_question(message):
+    [planned] = interpret(message, {}).calls
+    assert planned.name == "cart_add_item" and "product_id" in planned.arguments
+
+
+@pytest.mark.parametrize("message", ["show me oxford shirts", "compare the oxford shirt and the linen shirt",
+                                     "add a white shirt in M"])  # fmt: skip
+def test_only_an_add_naming_a_product_asks_which_of_that_name(message):
+    result = interpret(message, {})
+    assert result.calls and not (result.context.get("pending") or {}).get("pick")
+
+
+@pytest.mark.parametrize("message", ["how much is shipping for 2 items", "how much for the first one"])
+def test_a_price_question_without_a_count_gives_no_total(message):
+    shown = [{"id": 1, "name": "Oxford Button-Down Shirt", "price": 66.95, "colors": ["white"], "sizes": ["M"]}]
+    result = interpret(message, {"last_shown": shown})
+    assert "come to" not in (result.reply or "")
+
+
+@pytest.mark.parametrize("typed, meant", [("lookin for jeans", "looking for jeans"),
+                                          ("im tryin to find a hoodie", "im trying to find a hoodie")])  # fmt: skip
+def test_chat_spellings_of_ing_words_become_the_word(typed, meant):
+    assert normalise(typed, V).text == meant
+
+
+@pytest.mark.parametrize("text", ["a satin skirt in a begin size", "within the cabin"])
+def test_words_ending_in_in_that_are_no_ing_word_are_left_alone(text):
+    assert normalise(text, V).text == text
+
+
+def test_wait_alone_after_an_add_changes_nothing_but_wait_with_a_count_sets_it():
+    context = {"last_action": "cart_add_item", "last_item": {"clothing_type": "hoodie"}, "last_quantity": 2}
+    assert interpret("wait", context).calls == []
+    [planned] = interpret("no wait, just one", context).calls
+    assert planned.name == "cart_remove_item" and planned.arguments["quantity"] == 1
+
+
+def test_add_it_after_a_failed_add_or_with_a_size_still_adds():
+    line = {"product_id": 26, "size": "L", "color": "blue", "quantity": 1, "name": "Sweater"}
+    context = {"last_action": "cart_add_item", "last_item": {"product_id": 26}, "last_line": line}
+    assert interpret("add it", context).calls == []
+    assert [c.name for c in interpret("add it", {**context, "last_add_failed": True}).calls] == ["cart_add_item"]
+    assert [c.name for c in interpret("add it in M", context).calls] == ["cart_add_item"]
+
+
+@pytest.mark.parametrize("message", ["not today", "no thanks", "not black jeans, blue ones"])
+def test_only_a_colour_ruled_out_after_a_search_reruns_it_without_that_colour(message):
+    context = {"last_action": "search_products", "last_search": {"clothing_type": "hoodie"}}
+    assert not any(c.then for c in interpret(message, context).calls)
+
+
+@pytest.mark.parametrize("message, query", [("need a warm coat for winter", "warm winter"),
+                                            ("show me the puffer jacket in warm colours", "warm puffer")])  # fmt: skip
+def test_only_a_question_about_a_named_product_narrows_the_search_to_its_name(message, query):
+    [planned] = interpret(message, {}).calls
+    assert sorted(planned.arguments.get("query", "").split()) == sorted(query.split())
+
+
+def test_a_question_asking_for_a_kind_keeps_every_word_of_it():
+    [planned] = interpret("do you have any floral summer dresses?", {}).calls
+    assert planned.arguments["query"] == "floral summer"
+
+
+@pytest.mark.parametrize("message", ["i want the tie neck blouse", "i want a black blouse in size m",
+                                     "i want the tie neck blouse in M?"])  # fmt: skip
+def test_wanting_without_a_named_product_and_a_size_is_a_search(message):
+    assert [c.name for c in interpret(message, {}).calls] == ["search_products"]
+
+
+def test_a_colour_the_product_is_made_in_keeps_the_product():
+    [planned] = interpret("add product 2 in navy size M", {}).calls
+    assert planned.arguments["product_id"] == 2
+    [planned] = interpret("add product 1 in black size M", {}).calls  # no men's Oxford in black: the shop says so
+    assert planned.arguments["product_id"] == 1
+
+
+@pytest.mark.parametrize("message", ["i only want 1 black hoodie", "i just want to look"])
+def test_only_wanting_a_count_of_no_named_line_reads_no_cart(message):
+    assert "cart_show" not in [c.name for c in interpret(message, {}).calls]
+
+
+@pytest.mark.parametrize("message", ["do you have a pink onesie?", "compare the onesie and product 3", "show me a shift"])
+def test_a_rare_name_word_names_a_product_only_in_an_add(message):
+    result = interpret(message, {})
+    assert all(c.name != "cart_add_item" for c in result.calls)
+
+
+@pytest.mark.parametrize("message", ["where is order 3", "order 3 status please"])
+def test_an_order_number_without_an_address_change_is_still_looked_up(message):
+    result = interpret(message, {})
+    assert all(c.name != "search_shop_policies_and_faqs" for c in result.calls)
+
+
+@pytest.mark.parametrize("message, expected", [("give it 5 stars", {"product_id": 3, "rating": 5}),
+                                               ("5 stars for product 3", {"product_id": 3, "rating": 5})])  # fmt: skip
+def test_a_review_with_only_stars_has_no_comment(message, expected):
+    [planned] = interpret(message, {"last_product_id": 3}).calls
+    assert planned.name == "review_create" and planned.arguments == expected
+
+
+@pytest.mark.parametrize("message", ["empty my cart", "please don't clear my cart, keep the hoodie", "keep the hoodie"])
+def test_keeping_a_line_only_spares_it_from_a_clear_the_shopper_asked_for(message):
+    calls = interpret(message, {}).calls
+    assert all(c.name != "cart_show" or c.then is None for c in calls)
+
+
+@pytest.mark.parametrize("message", ["my son wants a cool top", "add a low price hoodie", "add a big hoodie in L"])
+def test_everyday_three_letter_words_name_no_product(message):
+    for planned in interpret(message, {}).calls:
+        assert planned.name != "cart_add_item" or "product_id" not in planned.arguments
+
+
+def test_add_it_in_a_colour_with_nothing_to_refer_to_asks_what():
+    result = interpret("add it in red", {})
+    assert not result.calls and "What would you like me to add" in result.follow_up
+
+
+def test_change_the_size_after_a_search_narrows_that_search():
+    [planned] = interpret("change the size to XL", {"last_action": "search_products",
+                                                    "last_search": {"clothing_type": "hoodie"}}).calls  # fmt: skip
+    assert planned.name == "search_products" and planned.arguments == {"clothing_type": "hoodie", "size": "XL"}
+
+
+def test_the_linen_one_without_an_add_just_before_changes_no_line():
+    shown = [{"id": 3, "name": "Relaxed Linen Shirt", "price": 60.95, "colors": ["white"], "sizes": ["M"]}]
+    result = interpret("actually the linen one", {"last_action": "search_products", "last_shown": shown})
+    assert all(c.name != "cart_remove_item" for c in result.calls)
+
+
+@pytest.mark.parametrize("message", ["the third time I ask", "first, show me jeans"])
+def test_an_ordinal_inside_a_sentence_is_no_bare_pick(message):
+    shown = [{"id": 3, "name": "Relaxed Linen Shirt", "price": 60.95, "colors": ["white"], "sizes": ["M"]}]
+    result = interpret(message, {"last_action": "search_products", "last_shown": shown})
+    assert "That's the Relaxed Linen Shirt" not in (result.reply or "")
+
+
+@pytest.mark.parametrize("message", ["pants for my 10 year old son", "add a red hoodie for my 6-year-old"])
+def test_an_age_that_is_no_size_adds_no_size(message):
+    [planned] = interpret(message, {}).calls
+    assert "size" not in planned.arguments and "selected_size" not in planned.arguments
+
+
+def test_a_bigger_size_with_nothing_added_changes_nothing():
+    result = interpret("a bigger size", {})
+    assert all(c.name not in ("cart_add_item", "cart_remove_item") for c in result.calls)
+
+
+def test_an_admin_cancelling_an_order_by_number_still_changes_its_status():
+    [planned] = interpret("cancel order 5", {}, is_admin=True).calls
+    assert planned.name == "admin_order_update_status" and planned.arguments == {"order_id": 5, "status": "cancelled"}
+
+
+def test_the_shops_own_garment_word_removes_by_type_without_reading_the_cart():
+    [planned] = interpret("remove the hoodie", {}).calls
+    assert planned.name == "cart_remove_item" and planned.arguments == {"clothing_type": "hoodie"}
+
+
+def test_add_it_after_a_search_with_several_results_keeps_the_searched_garment():
+    context = {"last_action": "search_products", "last_product_ids": [1, 2],
+               "last_search": {"clothing_type": "shirt", "terms": ["oxford"]}}  # fmt: skip
+    [planned] = interpret("add it in M", context).calls
+    assert "product_id" not in planned.arguments and planned.arguments["clothing_type"] == "shirt"
+
+
+def test_swap_the_hoodie_for_a_black_one_is_still_a_cart_swap():
+    [planned] = interpret("swap the hoodie for a black one", {}).calls
+    assert planned.name == "cart_show" and planned.then is not None

@@ -751,3 +751,442 @@ def test_one_for_me_and_one_for_my_son_go_to_their_departments(guest):
 def test_deleting_my_account_gets_the_account_answer_and_touches_no_cart(guest):
     turn = say(guest, "delete my account")
     assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+
+
+def test_a_partial_name_several_products_carry_asks_which_and_the_answer_adds_it(guest):
+    asked = say(guest, "add the oxford shirt in M")
+    assert asked["tool_calls"] == [] and lines(guest) == []
+    assert "Oxford Button-Down Shirt" in asked["reply"] and "Which one" in asked["reply"]
+    say(guest, "the navy one", conversation=asked["conversation_id"])
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Oxford Button-Down Shirt"
+    assert (color, size, quantity) == ("navy", "M", 1)
+
+
+def test_a_colour_two_of_the_named_products_share_asks_again_then_the_department_decides(guest):
+    asked = say(guest, "add 2 oxford shirts size L")
+    again = say(guest, "pink", conversation=asked["conversation_id"])
+    assert again["tool_calls"] == [] and "which one" in again["reply"]
+    say(guest, "the women's", conversation=asked["conversation_id"])
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "women" and (color, size, quantity) == ("pink", "L", 2)
+
+
+def test_a_partial_name_with_its_colour_adds_the_one_product_it_fits(guest):
+    say(guest, "add the oxford shirt in navy M")
+    [(product_id, color, size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Oxford Button-Down Shirt" and (color, size) == ("navy", "M")
+
+
+def test_how_much_for_a_count_gives_the_total_for_that_count(guest):
+    shown = say(guest, "show me mens hoodies")
+    first = shown["tool_calls"][0]["result"]["products"][0]
+    turn = say(guest, "how much for 2 of the first one", conversation=shown["conversation_id"])
+    total = Decimal(first["price"]) * 2
+    assert turn["tool_calls"] == [] and f"${total:.2f}" in turn["reply"] and lines(guest) == []
+
+
+def test_how_much_for_a_count_after_an_add_uses_the_carts_price(guest):
+    added = say(guest, "add product 28 in navy L")
+    unit = Decimal(added["tool_calls"][0]["result"]["added"][0]["unit_price"])
+    turn = say(guest, "how much for 3", conversation=added["conversation_id"])
+    assert f"${unit * 3:.2f}" in turn["reply"] and lines(guest) == [(28, "navy", "L", 1)]
+
+
+@pytest.mark.parametrize("message", ["how much does it all come to", "what do i owe"])
+def test_what_it_all_comes_to_shows_the_cart(guest, message):
+    turn = say(guest, "add product 28 in navy L", message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["cart_show"]
+
+
+@pytest.mark.parametrize("message", ["do you ship internationally?", "can you deliver to the UK", "do u ship overseas",
+                                     "how long does delivery take to canada"])  # fmt: skip
+def test_shipping_abroad_gets_the_shops_answer(guest, message):
+    turn = say(guest, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert "any country" in turn["reply"]
+
+
+def test_a_numbered_size_for_a_product_picked_from_a_list_is_never_a_count(guest):
+    shown = say(guest, "show me black jeans for women")
+    second = shown["tool_calls"][0]["result"]["products"][1]
+    asked = say(guest, "the 2nd one in size 10", conversation=shown["conversation_id"])
+    assert lines(guest) == [] and "sizes are letters" in asked["reply"]
+    say(guest, "M", conversation=shown["conversation_id"])
+    assert lines(guest) == [(second["id"], "black", "M", 1)]
+
+
+def test_picking_from_a_colour_search_keeps_that_colour(guest):
+    shown = say(guest, "show me black jeans for women")
+    for product in shown["tool_calls"][0]["result"]["products"]:
+        say(guest, "the " + ("first" if product is shown["tool_calls"][0]["result"]["products"][0] else "2nd")
+            + " one in L", conversation=shown["conversation_id"])  # fmt: skip
+    assert {color for _p, color, _s, _q in lines(guest)} == {"black"} and len(lines(guest)) == 2
+
+
+def test_no_wait_just_one_after_adding_two_leaves_one(guest):
+    say(guest, "add 2 zip hoodies in navy L", "no wait, just one")
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("navy", "L", 1)
+
+
+def test_chat_spelling_of_looking_is_never_searched_for(guest):
+    turn = say(guest, "lookin for a summer dress for my daughter size S under 30")
+    [search] = turn["tool_calls"]
+    assert "lookin" not in str(search["arguments"]) and search["arguments"]["category"] == "kids"
+
+
+def test_which_is_cheapest_after_a_list_names_the_cheapest_shown(guest):
+    shown = say(guest, "show me womens jeans")
+    cheapest = min(shown["tool_calls"][0]["result"]["products"], key=lambda p: Decimal(p["price"]))
+    turn = say(guest, "which is cheapest", conversation=shown["conversation_id"])
+    assert turn["tool_calls"] == [] and cheapest["name"] in turn["reply"]
+
+
+def test_add_it_right_after_the_add_does_not_add_it_twice(guest):
+    turn = say(guest, "show me mens sweaters under 80", "the cheapest one in L", "add it")
+    assert turn["tool_calls"] == [] and "already in your cart" in turn["reply"]
+    [(_product_id, _color, size, quantity)] = lines(guest)
+    assert (size, quantity) == ("L", 1)
+
+
+def test_a_word_of_a_name_just_listed_picks_that_product(guest):
+    say(guest, "show me kids pajamas", "add the space ones in size S")
+    [(product_id, _color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Space Print Pajamas" and (size, quantity) == ("S", 1)
+
+
+def test_two_words_of_a_name_pick_it_and_navy_ones_l_keep_their_size(guest):
+    say(guest, "add 1 grey crew neck tee M and 2 navy ones L")
+    assert {(color, size, quantity) for _p, color, size, quantity in lines(guest)} == {("grey", "M", 1), ("navy", "L", 2)}
+    assert {db.session.get(Product, p).name for p, *_ in lines(guest)} == {"Essential Crew Neck Tee"}
+
+
+@pytest.mark.parametrize("message", ["what r ur store hours", "when are you open"])
+def test_opening_hours_get_the_contact_answer(guest, message):
+    turn = say(guest, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert "help@" in turn["reply"]
+
+
+def test_a_question_about_a_named_product_shows_that_product(guest):
+    turn = say(guest, "is the puffer jacket warm enough for winter?")
+    [search] = turn["tool_calls"]
+    assert search["arguments"]["query"] == "puffer"
+    assert {p["name"] for p in search["result"]["products"]} == {"Quilted Puffer Jacket"}
+
+
+def test_not_black_ones_after_a_list_lists_only_other_colours_and_picks_from_them(guest):
+    turn = say(guest, "show me mens hoodies", "anything but navy?")
+    assert "Loopback Cotton Hoodie" not in turn["reply"] and "Heavyweight Fleece Hoodie" in turn["reply"]
+    say(guest, "the second one in M", conversation=turn["conversation_id"])
+    [(product_id, _color, size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Heavyweight Fleece Hoodie" and size == "M"
+
+
+def test_the_tulle_one_after_a_list_is_the_product_with_that_word_in_its_name(guest):
+    turn = say(guest, "show me girls dresses", "the tulle one size XS x2")
+    [add] = turn["tool_calls"]
+    assert db.session.get(Product, add["arguments"]["product_id"]).name == "Tulle Party Dress"
+    assert (add["arguments"]["selected_size"], add["arguments"]["quantity"]) == ("XS", 2)
+
+
+def test_a_name_word_two_listed_products_share_asks_which_then_the_colour_adds_it(guest):
+    asked = say(guest, "show me girls dresses", "the smocked one")
+    assert asked["tool_calls"] == [] and "which one" in asked["reply"]
+    say(guest, "the white one in S", conversation=asked["conversation_id"])
+    [(product_id, color, size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Smocked Sundress" and (color, size) == ("white", "S")
+
+
+def test_which_ones_are_cheap_sorts_the_last_search(guest):
+    turn = say(guest, "show me girls dresses", "which ones are cheap")
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"clothing_type": "dress", "category": "kids", "sort_by": "price_low"}
+
+
+def test_i_only_want_one_of_the_tees_sets_that_lines_count(guest):
+    cart.add_item(guest, 12, 2, "black", "L")
+    cart.add_item(guest, 27, 1, "black", "L")
+    say(guest, "i only want 1 of the pocket tees")
+    assert lines(guest) == [(12, "black", "L", 1), (27, "black", "L", 1)]
+
+
+@pytest.mark.parametrize("message", ["i'm a size 12 in dresses what size should i get",
+                                     "im usually a medium in mens shirts, which size should i take in the hoodie"])  # fmt: skip
+def test_which_size_to_get_is_answered_from_the_size_guide(guest, message):
+    turn = say(guest, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert turn["reply"].startswith("Our sizes run from XS to XXL")
+
+
+def test_and_a_black_one_after_a_red_only_product_adds_its_black_sibling(guest):
+    say(guest, "add the wrap dress in red size L", "and a black one size M")
+    assert {(db.session.get(Product, p).name, c, s) for p, c, s, _q in lines(guest)} == {
+        ("Wrap Midi Dress", "red", "L"), ("Wrap Midi Dress", "black", "M")}  # fmt: skip
+
+
+def test_the_colours_of_the_trench_coat_are_the_trench_coats(guest):
+    turn = say(guest, "what colors does the trench coat come in")
+    assert turn["reply"].startswith("The Belted Trench Coat") and "Parka" not in turn["reply"]
+
+
+@pytest.mark.parametrize("message", ["i want the tie neck blouse in black size m", "I'd like the crew neck tee in navy, L"])
+def test_i_want_the_named_product_in_a_size_adds_it(guest, message):
+    say(guest, message)
+    [(_product_id, _color, size, quantity)] = lines(guest)
+    assert size in ("M", "L") and quantity == 1
+
+
+@pytest.mark.parametrize("message", ["give me a discount pls", "can i get a discount on the hoodie"])
+def test_asking_for_a_discount_gets_the_shops_answer(guest, message):
+    turn = say(guest, message)
+    assert turn["reply"].startswith("InsightShop has no discount codes or vouchers") and lines(guest) == []
+
+
+def test_changing_the_address_of_an_order_is_answered_not_looked_up(guest):
+    turn = say(guest, "can you change my shipping address on order 3")
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert "delivery address" in turn["reply"]
+
+
+@pytest.mark.parametrize("message, kept", [("remove the womens hoodie", 27), ("remove the men's hoodie", 93)])
+def test_removing_by_department_removes_that_departments_line(guest, message, kept):
+    cart.add_item(guest, 27, 1, "black", "L")
+    cart.add_item(guest, 93, 1, "black", "M")
+    say(guest, message)
+    assert [line[0] for line in lines(guest)] == [kept]
+
+
+def test_removing_a_department_the_cart_lacks_changes_nothing_and_says_so(guest):
+    cart.add_item(guest, 27, 1, "black", "L")
+    turn = say(guest, "remove the kids hoodie")
+    assert lines(guest) == [(27, "black", "L", 1)] and "no kids' hoodie" in turn["reply"]
+
+
+def test_a_word_only_one_products_name_has_adds_it_with_no_garment_said(guest):
+    say(guest, "add a pink onesie for my toddler sz xs")
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Hooded Fleece Onesie" and (color, size) == ("pink", "XS")
+
+
+def test_the_navy_ones_in_a_numbered_size_asks_for_a_letter_then_adds_them(guest):
+    shown = say(guest, "show me mens chinos")
+    asked = say(guest, "the navy ones in 34", conversation=shown["conversation_id"])
+    assert lines(guest) == [] and "sizes are letters" in asked["reply"]
+    say(guest, "M", conversation=shown["conversation_id"])
+    assert lines(guest) == [(45, "navy", "M", 1)]
+
+
+@pytest.mark.parametrize("message, noun", [("hello, looking for black leggings size s", "leggings"),
+                                           ("add tights for my daughter", "tights")])  # fmt: skip
+def test_garments_the_shop_does_not_sell_are_said_plainly_even_when_looked_for(guest, message, noun):
+    turn = say(guest, message)
+    assert turn["tool_calls"] == [] and f"we don't sell {noun}" in turn["reply"] and lines(guest) == []
+
+
+def test_five_star_stuff_is_the_best_rated_not_a_review(guest):
+    turn = say(guest, "show me 5 star stuff")
+    [search] = turn["tool_calls"]
+    assert search["name"] == "search_products" and search["arguments"] == {"sort_by": "rating"}
+
+
+@pytest.mark.parametrize("correction", ["actually no, make it navy", "oh no wait, make it navy", "hmm no, in navy"])
+def test_a_colour_correction_after_no_swaps_the_line_just_added(guest, correction):
+    say(guest, "add a grey hoodie L", correction)
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("navy", "L", 1)
+
+
+def test_returning_an_order_by_number_gets_the_returns_answer(guest):
+    turn = say(guest, "i want to return my order 12")
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert turn["reply"].startswith("You can return items within 30 days")
+
+
+@pytest.mark.parametrize("message, kept", [("empty my cart except the socks", 58),
+                                           ("clear my basket but keep the hoodie", 27)])  # fmt: skip
+def test_emptying_the_cart_except_one_item_keeps_that_item(guest, message, kept):
+    cart.add_item(guest, 27, 1, "black", "L")
+    cart.add_item(guest, 58, 3, "black", "S")
+    turn = say(guest, message)
+    assert "cart_clear" not in [c["name"] for c in turn["tool_calls"]]
+    assert [line[0] for line in lines(guest)] == [kept]
+
+
+def test_emptying_the_cart_except_what_it_lacks_changes_nothing(guest):
+    cart.add_item(guest, 27, 1, "black", "L")
+    turn = say(guest, "empty my cart except the socks")
+    assert lines(guest) == [(27, "black", "L", 1)] and "no socks" in turn["reply"]
+
+
+def test_a_three_letter_word_only_one_name_has_names_it(guest):
+    say(guest, "add a zip hoodie in navy L")
+    [(product_id, color, size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Zip-Through Hoodie" and (color, size) == ("navy", "L")
+
+
+def test_buying_something_with_only_a_colour_price_and_person_shows_what_fits(guest):
+    turn = say(guest, "buy me a present for my mum, something under 50 in pink")
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"color": "pink", "category": "women", "max_price": 50} and lines(guest) == []
+
+
+def test_change_the_size_with_nothing_just_added_changes_the_carts_one_line(guest):
+    cart.add_item(guest, 27, 1, "black", "L")
+    say(guest, "change the size to XL")
+    assert lines(guest) == [(27, "black", "XL", 1)]
+
+
+def test_change_the_size_with_two_lines_asks_which_unless_one_is_named(guest):
+    cart.add_item(guest, 27, 1, "black", "L")
+    cart.add_item(guest, 12, 2, "black", "L")
+    turn = say(guest, "change the size to XL")
+    assert "Which one" in turn["reply"] and lines(guest) == [(12, "black", "L", 2), (27, "black", "L", 1)]
+    say(guest, "change the size of the hoodie to XL")
+    assert lines(guest) == [(12, "black", "L", 2), (27, "black", "XL", 1)]
+
+
+def test_is_the_sweater_in_my_cart_in_stock_answers_from_that_line(guest):
+    cart.add_item(guest, 89, 1, "grey", "M")
+    turn = say(guest, "is the sweater in my cart still in stock")
+    assert turn["reply"].startswith("Yes — Cashmere Crew Neck Sweater (Women's, Grey, M) is in stock")
+
+
+def test_price_matching_is_answered_honestly(guest):
+    turn = say(guest, "do you price match")
+    assert turn["reply"].startswith("There is no price-match policy I can quote you")
+
+
+def test_express_shipping_is_a_shipping_question_never_a_look_at_receipts(guest):
+    cart.add_item(guest, 61, 1, "black", "M")
+    turn = say(guest, "how much would it be with express shipping")
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"] and "Express" in turn["reply"]
+
+
+def test_a_bare_position_picks_from_the_list_and_yes_adds_it(guest):
+    shown = say(guest, "show me womens blouses")
+    third = shown["tool_calls"][0]["result"]["products"][2]
+    picked = say(guest, "the 3rd", conversation=shown["conversation_id"])
+    assert picked["tool_calls"] == [] and third["name"] in picked["reply"]
+    say(guest, "yes add it in M", conversation=shown["conversation_id"])
+    assert [(p, s) for p, _c, s, _q in lines(guest)] == [(third["id"], "M")]
+
+
+def test_actually_the_linen_one_replaces_the_line_just_added(guest):
+    say(guest, "add a blue shirt for work size m", "actually the linen one")
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Relaxed Linen Shirt" and (color, size, quantity) == ("blue", "M", 1)
+
+
+def test_another_colour_too_stays_in_the_department_of_the_line_added(guest):
+    turn = say(guest, "add a navy polo L", "add a white one too")
+    [add] = turn["tool_calls"]
+    assert add["arguments"].get("category") == "men"
+    assert [db.session.get(Product, p).category for p, *_ in lines(guest)] == ["men"]
+
+
+@pytest.mark.parametrize("message, size", [("add a hoodie for my son, size 10-11 years", "XL"),
+                                           ("add a kids hoodie in age 5-6", "S")])  # fmt: skip
+def test_a_kids_size_given_as_an_age_is_the_size_guides_letter(guest, message, size):
+    turn = say(guest, message)
+    [add] = turn["tool_calls"]
+    assert add["arguments"]["selected_size"] == size and add["arguments"]["category"] == "kids"
+
+
+def test_the_difference_between_two_named_products_compares_them_despite_a_typo(guest):
+    turn = say(guest, "whats the diffrence between the slim chinos and the cargo pants")
+    [compare] = turn["tool_calls"]
+    assert compare["name"] == "compare_products"
+    assert {db.session.get(Product, i).name for i in compare["arguments"]["product_ids"]} == {
+        "Slim Chino Pants", "Utility Cargo Pants"}  # fmt: skip
+
+
+def test_a_student_discount_gets_the_shops_discount_answer(guest):
+    turn = say(guest, "is there a student discount")
+    assert turn["reply"].startswith("InsightShop has no discount codes or vouchers")
+
+
+def test_a_bigger_size_is_asked_about_or_changed_to_the_next_size(guest):
+    asked = say(guest, "add a grey hoodie M", "do you have it in a bigger size")
+    assert "in stock in L" in asked["reply"] and [s for _p, _c, s, _q in lines(guest)] == ["M"]
+    other = Actor(guest_id="outcome-guest-2")
+    say(other, "add a grey hoodie M", "can i get a size up")
+    [(_product_id, color, size, quantity)] = lines(other)
+    assert (color, size, quantity) == ("grey", "L", 1)
+
+
+@pytest.mark.parametrize("message", ["can you cancel my order 3 please", "how do i cancel my order"])
+def test_a_shopper_cancelling_an_order_is_told_how_and_nothing_is_changed(guest, message):
+    turn = say(guest, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert turn["reply"].startswith("An order can be cancelled until it ships")
+
+
+def test_remove_the_joggers_removes_the_line_named_so_not_the_chinos(guest):
+    cart.add_item(guest, 45, 1, "navy", "M")
+    cart.add_item(guest, 49, 1, "blue", "L")
+    say(guest, "remove the joggers")
+    assert lines(guest) == [(45, "navy", "M", 1)]
+
+
+def test_what_goes_with_a_named_product_styles_that_product(guest):
+    turn = say(guest, "what goes with the cargo pants")
+    [styling] = turn["tool_calls"]
+    assert styling["name"] == "suggest_outfit" and styling["outcome"] == "executed"
+    assert db.session.get(Product, styling["arguments"]["product_id"]).name == "Utility Cargo Pants"
+
+
+def test_hubby_is_the_mens_department(guest):
+    say(guest, "plz add 2 lrg navy chinos 4 my hubby")
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "men" and (color, size, quantity) == ("navy", "L", 2)
+
+
+def test_add_it_after_a_search_that_found_one_product_adds_that_product(guest):
+    say(guest, "how much is the silk slip dress", "add it in M")
+    [(product_id, _color, size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Silk Slip Dress" and size == "M"
+
+
+def test_i_only_need_two_after_adding_three_leaves_two(guest):
+    say(guest, "I want to buy 3 polos, navy, large", "actually i only need two")
+    [(_product_id, _color, _size, quantity)] = lines(guest)
+    assert quantity == 2
+
+
+def test_are_any_of_them_on_sale_narrows_the_last_search(guest):
+    turn = say(guest, "show me blue jeans for men", "are any of them on sale")
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"color": "blue", "clothing_type": "jeans", "category": "men", "on_sale": True}
+
+
+def test_gift_cards_get_the_shops_answer_and_you_guys_is_no_department(guest):
+    turn = say(guest, "do you guys have gift cards")
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert "no gift cards" in turn["reply"]
+
+
+def test_remove_everything_except_the_polo_keeps_the_polo(guest):
+    cart.add_item(guest, 18, 1, "navy", "L")
+    cart.add_item(guest, 27, 1, "black", "L")
+    say(guest, "remove everything except the polo")
+    assert lines(guest) == [(18, "navy", "L", 1)]
+
+
+def test_the_merino_ones_in_grey_pick_the_listed_merino_made_in_grey(guest):
+    say(guest, "show me socks", "add the merino ones in grey L")
+    [(product_id, color, size, _quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Merino Hiking Socks" and (color, size) == ("grey", "L")
+
+
+def test_a_wrong_size_bought_gets_the_exchange_answer(guest):
+    turn = say(guest, "hey, i bought the wrong size, can i swap it?")
+    assert turn["reply"].startswith("We don't swap items directly")
+
+
+@pytest.mark.parametrize("message", ["i want a refund for my last order", "I need my money back"])
+def test_wanting_a_refund_gets_the_returns_answer_never_a_product_search(guest, message):
+    turn = say(guest, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
+    assert turn["reply"].startswith("You can return items within 30 days")

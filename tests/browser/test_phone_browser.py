@@ -216,3 +216,45 @@ def test_touch_targets_are_44_px_and_footer_links_keep_their_words_together(live
            })"""
     )
     assert lines and all(count == 1 for _, count in lines), lines
+
+
+ADMIN_PAGES = ("/admin", "/admin/products", "/admin/orders", "/admin/sales", "/admin/carts", "/admin/reviews",
+               "/admin/users", "/admin/payments", "/admin/returns", "/admin/audit", "/admin/assistant",
+               "/admin/products/1")  # fmt: skip
+
+
+def test_admin_pages_fit_a_phone_and_their_wide_tables_scroll_in_place(live_server, phone):
+    from tests.admin_helpers import make_admin
+
+    make_admin()
+    phone.goto(f"{live_server}/login")
+    phone.fill("#email", "boss@example.com")
+    phone.fill("#password", "an admin password")
+    phone.get_by_role("button", name="Log in", exact=True).click()
+    expect(phone.get_by_role("link", name="Admin", exact=True)).to_be_visible()
+    for path in ADMIN_PAGES:
+        phone.goto(f"{live_server}{path}")
+        # Nothing widens the page, not even a table's visually hidden header text.
+        assert phone.evaluate("document.documentElement.scrollWidth") == 390, path
+    phone.goto(f"{live_server}/admin/products")
+    products = phone.get_by_role("region", name="Products")
+    assert products.evaluate("region => region.scrollWidth > region.clientWidth")  # the table scrolls sideways
+    products.evaluate("region => region.scrollBy(400, 0)")
+    assert products.evaluate("region => region.scrollLeft") > 0
+    assert phone.evaluate("window.scrollX") == 0
+    assert phone.console_errors == []
+
+
+def test_a_comparison_in_the_chat_keeps_its_words_whole_on_a_phone(live_server, phone):
+    from tests.browser.test_assistant_browser import ask
+
+    phone.goto(f"{live_server}/chat")
+    answer = ask(phone, "compare the Oxford Button-Down Shirt, the Crisp Poplin Dress Shirt and the Relaxed Linen Shirt")
+    table = answer.get_by_role("region", name="Comparison")
+    expect(table.locator("tbody th")).to_have_text(["Price", "Rating", "Fabric", "Sizes"])
+    lines = table.locator("tbody th").evaluate_all(
+        "cells => cells.map(cell => { const r = document.createRange(); r.selectNodeContents(cell); return r.getClientRects().length; })"
+    )
+    assert lines == [1, 1, 1, 1]  # each on one line: never "Pri / ce"
+    assert phone.evaluate("document.documentElement.scrollWidth") == 390
+    assert phone.console_errors == []

@@ -293,6 +293,18 @@ def test_a_name_broken_over_lines_is_joined(lines, name):
     assert merchant(*lines) == name
 
 
+def test_a_legal_form_line_with_a_name_of_its_own_is_not_joined_to_the_brand_above():
+    assert merchant("SARANG HAE YO", "TRENDYMAX (M) SDN. BHD.", "COMPANY REG. NO. : (583246-A).") == (
+        "TRENDYMAX (M) SDN. BHD."
+    )
+
+
+def test_a_shop_word_makes_a_name_without_a_legal_form_beat_the_persons_name_above_it():
+    assert merchant("TAN WOON YANN", "INDAH GIFT & HOME DECO", "27,JALAN DEDAP 13,", "81100 JOHOR BAHRU") == (
+        "INDAH GIFT & HOME DECO"
+    )
+
+
 def test_a_document_title_after_the_name_is_not_part_of_it():
     assert merchant("InsightShop Receipt", "Everyday clothing") == "InsightShop"
     assert merchant("ACME TRADING TAX INVOICE", "NO 1 JALAN BESAR") == "ACME TRADING"
@@ -301,6 +313,34 @@ def test_a_document_title_after_the_name_is_not_part_of_it():
 
 def test_a_web_address_is_not_the_merchant():
     assert merchant("INSIGHTSHOP", "Everyday clothing", "shop.insightshop.example") == "INSIGHTSHOP"
+
+
+def test_a_document_title_alone_is_not_the_merchant():
+    assert merchant("TAX INVOICE", "KEDAI MAJU", "NO 1 JALAN BESAR") == "KEDAI MAJU"
+    assert merchant("SIMPLIFIED TAX INVOICE", "KEDAI MAJU", "NO 1 JALAN BESAR") == "KEDAI MAJU"
+
+
+def test_a_name_with_its_registration_number_beside_or_below_it_is_the_registered_business():
+    header = ("TAX INVOICE", "BHPETROL PERMAS JAYA 2", "LOT PTD 101051", "JALAN PERMAS 10/10", "81750 MASAI, JOHOR")
+    assert merchant(*header, "ESJAY FUEL ENTERPRISE", "CO. REG. NO: 001011128-T") == "ESJAY FUEL ENTERPRISE"
+    assert merchant(*header, "ESJAY FUEL ENTERPRISE", "THANK YOU") == "BHPETROL PERMAS JAYA 2"
+    assert merchant("FACE TO FACE NOODLE HOUSE", "FTOF NOODLE HOUSE", "(002049088-U)") == "FTOF NOODLE HOUSE"
+    # a place word does not make a registered name an address line
+    assert merchant("BEST DENKI MALAYSIA (308282-A)", "LOT LG 26, SUBANG PARADE", "BEST DENKI 1 UTAMA") == (
+        "BEST DENKI MALAYSIA"
+    )
+
+
+def test_a_line_in_brackets_under_the_name_is_not_part_of_it():
+    assert merchant("TONYMOLY VIVA CITY", "(TONYMOLY SHOP (95874))", "UNIT L1-044B, VIVACITY MEGAMALL,") == (
+        "TONYMOLY VIVA CITY"
+    )
+
+
+def test_a_registered_name_below_the_amounts_is_found_when_the_footer_is_printed_first():
+    assert merchant("4.00", "THANK YOU AND DO VISIT US AGAIN", "FIVE STAR CASH & CARRY", "(1365663-P)") == (
+        "FIVE STAR CASH & CARRY"
+    )
 
 
 def address(*texts: str) -> str | None:
@@ -368,6 +408,113 @@ def test_a_branch_line_right_above_the_tax_number_closes_the_address():
 def test_a_postcode_line_ending_in_a_comma_goes_on_with_the_town():
     assert address("KEDAI", "NO.17, JALAN BESAR,", "39100 BRINCHANG,", "CAMERON HIGHLANDS, PAHANG", "TEL: 05-4912") == (
         "NO.17, JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG"
+    )
+
+
+def test_a_bare_mall_name_or_a_label_after_the_state_does_not_close_the_address():
+    lines = ("POPULAR BOOK CO. (M) SDN BHD", "NO 8, JALAN 7/118B, DESA TUN RAZAK", "56000 KUALA LUMPUR, MALAYSIA")
+    assert address(*lines, "SUNWAY VELOCITY", "TEL : 03-9201 6281") == (
+        "NO 8, JALAN 7/118B, DESA TUN RAZAK 56000 KUALA LUMPUR, MALAYSIA"
+    )
+    assert address(*lines, "(MR DIY TESCO TERBAU)", "-INVOICE-").endswith("MALAYSIA (MR DIY TESCO TERBAU)")
+    assert address(
+        "BHPETROL", "LOT PTD 101051", "JALAN PERMAS 10/10", "81750 MASAI, JOHOR", "PREPAY CHIT NUMBER", "57381"
+    ) == ("LOT PTD 101051 JALAN PERMAS 10/10 81750 MASAI, JOHOR")
+
+
+def test_a_greeting_or_a_bracketed_branch_does_not_start_the_address():
+    assert address(
+        "TQ FOR SHOPPING WITH MYNEWS.COM", "UNIT 105, BLOCK A,", "NO.9, JALAN 16/11, 46350 PETALING JAYA"
+    ) == ("UNIT 105, BLOCK A, NO.9, JALAN 16/11, 46350 PETALING JAYA")
+    assert address(
+        "CHECKERS HYPERMARKET SDN BHD", "(JALAN KLANG LAMA)", "LOT 2942, JLN SERI SENTOSA 8,", "58000 KUALA LUMPUR."
+    ) == ("LOT 2942, JLN SERI SENTOSA 8, 58000 KUALA LUMPUR.")
+
+
+def test_lines_ending_in_a_comma_above_the_street_line_start_the_address():
+    assert address(
+        "BERRY'S CAKE HOUSE", "(CO NO. 315481-T)", "NO.1,", "JLN PUTERI 1/6,", "47100 PUCHONG,", "SELANGOR"
+    ) == ("NO.1, JLN PUTERI 1/6, 47100 PUCHONG, SELANGOR")
+    assert address(
+        "SANJUNG REALITI SDN. BHD.", "CAR PARK OFFICE, BASEMENT 1,", "LABUHRAYA SPRINT, PJU6A,", "47400 PETALING JAYA"
+    ) == ("CAR PARK OFFICE, BASEMENT 1, LABUHRAYA SPRINT, PJU6A, 47400 PETALING JAYA")
+    # but never a registration number or the merchant's own line
+    assert address(
+        "HERO SDN BHD", "(666770-U),", "4243,COMPLEKS SRI GAYA,", "JLN TMN SUBANG JASA 3,", "40150 SELANGOR"
+    ) == ("4243,COMPLEKS SRI GAYA, JLN TMN SUBANG JASA 3, 40150 SELANGOR")
+
+
+def test_a_name_with_its_legal_form_ending_in_a_comma_does_not_run_into_the_address():
+    lines = ("URBAN IDEA SDN BHD (417940-M),", "A-G-06, DATARAN GLOMAC,", "JALAN SS6/5A,", "47301 PETALING JAYA")
+    assert merchant(*lines) == "URBAN IDEA SDN BHD"
+    assert address(*lines) == "A-G-06, DATARAN GLOMAC, JALAN SS6/5A, 47301 PETALING JAYA"
+
+
+def test_an_address_label_is_not_part_of_the_address():
+    assert address("HAI-O RAYA BHD", "HQ ADD: LOT 11995, BATU 2, JALAN KAPAR", "41400 KLANG, SELANGOR") == (
+        "LOT 11995, BATU 2, JALAN KAPAR 41400 KLANG, SELANGOR"
+    )
+
+
+def test_a_header_printed_below_the_amounts_still_gives_the_address_under_the_merchant():
+    assert address(
+        "0.00", "THANK YOU", "CHECKERS HYPERMARKET SDN BHD", "LOT 2942, JLN SERI SENTOSA 8,", "58000 KUALA LUMPUR."
+    ) == ("LOT 2942, JLN SERI SENTOSA 8, 58000 KUALA LUMPUR.")
+
+
+def test_a_labelled_number_is_not_a_postcode_that_starts_the_address():
+    assert address(
+        "BHPETROL PERMAS JAYA 2",
+        "LOT PTD 101051",
+        "81750 MASAI, JOHOR",
+        "ESJAY FUEL ENTERPRISE",
+        "CO. REG. NO: 001011128-T",
+        "PREPAY CHIT NUMBER: 12091",
+    ) == ("LOT PTD 101051 81750 MASAI, JOHOR")
+
+
+def test_an_address_does_not_start_with_its_postcode_when_a_street_line_is_above():
+    assert address("RELAIS TOTAL OULMES", "AUTOROUTE RABAT MEKNES", "15000 KHEMISSET", "TEL. : 05.22.95.66.66") == (
+        "AUTOROUTE RABAT MEKNES 15000 KHEMISSET"
+    )
+    assert address("KEDAI MAJU", "(1234567-X)", "47400 PETALING JAYA", "TEL: 03-1234567") == "47400 PETALING JAYA"
+    assert address("ABC SDN BHD", "KEDAI MAKAN MAJU", "47400 PETALING JAYA", "TEL: 03-1234567") == "47400 PETALING JAYA"
+
+
+def test_a_unit_number_like_a_16_1_starts_the_address():
+    assert address(
+        "GOLDEN SCOOP SDN BHD (169609-A)",
+        "A-16-1, TOWER A, NORTHPOINT OFFICE, MID VALLEY",
+        "CITY, NO1, MEDAN SYED PUTRA UTARA KUALA",
+        "LUMPUR",
+        "GST ID: 001513148416",
+    ) == ("A-16-1, TOWER A, NORTHPOINT OFFICE, MID VALLEY CITY, NO1, MEDAN SYED PUTRA UTARA KUALA LUMPUR")
+
+
+def test_after_a_line_ending_with_the_state_or_city_only_a_postcode_state_or_country_follows():
+    assert address("BHPETROL", "LOT PTD 101051", "8175 MASAI, JOHOR", "PREPAY CHIT NUMBER", "57381") == (
+        "LOT PTD 101051 8175 MASAI, JOHOR"
+    )
+    assert address("PERNIAGAAN RIANG RIA", "NO7,JLN UERO,SHAH ALAM.", '27" T.S BASIN BESAR', "400002") == (
+        "NO7,JLN UERO,SHAH ALAM."
+    )
+    # a street named after a city, or a line ending in a comma, goes on
+    assert address("KEDAI", "NO.54, BATU 5,JALAN IPOH,", "KG.BATU, 51200 KUALA LUMPUR", "TEL: 03-1234567") == (
+        "NO.54, BATU 5,JALAN IPOH, KG.BATU, 51200 KUALA LUMPUR"
+    )
+    assert address("KEDAI", "NO 1, JALAN BESAR, SELANGOR", "43000 KAJANG", "TEL: 03-1234567") == (
+        "NO 1, JALAN BESAR, SELANGOR 43000 KAJANG"
+    )
+
+
+def test_a_postcode_line_printed_under_a_contact_line_still_ends_the_address():
+    lines = ("ASO ELECTRICAL TRADING SDN BHD", "NO 31G, JALAN SEPADU C 25/C.", "SECTION 25, TAMAN INDUSTRIES.")
+    assert address(*lines, "TEL: 03-51221701", "AXIS 40400 SHAH ALAM, SELANGOR", "FAX: 03-51215716") == (
+        "NO 31G, JALAN SEPADU C 25/C. SECTION 25, TAMAN INDUSTRIES. AXIS 40400 SHAH ALAM, SELANGOR"
+    )
+    # not when the address already has its postcode
+    assert address("KEDAI", "NO 1, JALAN BESAR,", "43000 KAJANG", "TEL: 03-1234567", "43000 KAJANG") == (
+        "NO 1, JALAN BESAR, 43000 KAJANG"
     )
 
 

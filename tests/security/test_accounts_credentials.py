@@ -203,3 +203,25 @@ def test_old_or_forged_session_ids_are_nobody(app, client, user_id):
         session["_fresh"] = True
 
     assert not logged_in(client)
+
+
+def test_a_login_session_replayed_from_another_browser_is_refused(app):
+    # Flask-Login's strong session protection: the session is bound to the browser (address and user agent).
+    make_user("sam@example.com")
+    victim, thief = app.test_client(), app.test_client()
+    browser_login(victim)
+    copy_cookies(victim, thief, "session")
+
+    assert thief.get("/account", headers={"User-Agent": "a different browser"}).status_code == 302
+    assert logged_in(victim)
+
+
+def test_an_anonymous_visitor_is_not_sent_a_cookie_on_every_page(client):
+    first = client.get("/privacy")
+    assert [c for c in first.headers.getlist("Set-Cookie") if c.startswith("session=")]  # the CSRF secret
+
+    for path in ("/privacy", "/", "/catalog?q=shirt", "/help"):
+        again = client.get(path)
+        assert again.status_code == 200
+        # Nothing changed: no fresh session cookie, no remember-cookie deletion.
+        assert again.headers.getlist("Set-Cookie") == [], path

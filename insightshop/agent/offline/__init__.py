@@ -54,6 +54,9 @@ def interpret(
     request = intent.Request(normalise(message, vocabulary), context, bool(is_admin), vocabulary)
     if not request.plain.strip(" .!?"):
         return rules.interpret("", context, is_admin=is_admin)
+    resized = _relative_size(request.norm.text, request)
+    if resized != request.norm.text:  # "a size up please": the next size of the line just added, said as a letter
+        request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary)
     for decide in (slots.fill_shipping, *intent.DECIDERS):
         outcome = decide(request)
         if isinstance(outcome, Interpretation):
@@ -70,12 +73,109 @@ def interpret(
     result = rules.interpret(text, context, is_admin=is_admin)
     result = slots.complete(result, request)
     result = _checkout_defaults(result, request)
-    return _checked(_out_of_scope_search(result, request), request)
+    return _checked(_out_of_scope_search(_about_a_product(result, request), request), request)
+
+
+def _about_a_product(result: Interpretation, request: intent.Request) -> Interpretation:
+    """A question about a product named in it ("is the puffer jacket warm enough for winter?"): show that product,
+    searching for its name's words only (the rest of the question is no text every product must contain)."""
+    if len(result.calls) != 1 or result.calls[0].name != "search_products" or not intent.QUESTION.search(request.plain):
+        return result
+    arguments = result.calls[0].arguments
+    words = re.findall(r"[a-z0-9]+", arguments.get("query", ""))
+    if len(words) < 2:
+        return result
+    kinds = [arguments["clothing_type"]] if arguments.get("clothing_type") else None
+    mentions = entities.product_mentions(request.norm.text, request.vocabulary, kinds)
+    if len(mentions) != 1 or not (mentions[0].telling or mentions[0].score == 1 or mentions[0].hits >= 2):
+        return result
+    named = set(re.findall(r"[a-z0-9]+", mentions[0].name.lower()))
+    kept = [w for w in words if w in named]
+    if not kept or len(kept) == len(words):
+        return result
+    if not re.search(r"\b(?:the|this|that)\s+(?:[a-z-]+\s+){0,2}" + re.escape(kept[0]) + r"\b", request.plain):
+        return result  # "any floral summer dresses?" asks for a kind of dress, not about the Floral Tea Dress
+    result.calls[0] = PlannedCall("search_products", {**arguments, "query": " ".join(kept)})
+    return result
+
+
+# "I want the tie neck blouse in black size M": a named product with its size is one to add, not to look for.
+WANT_THE = re.compile(r"^\W*(?:(?:hi|hey|hello|ok|okay)\W+)?(?:i\s+(?:really\s+)?(?:want|need)|i\s*(?:'d|would)\s+(?:really\s+)?like)\s+"
+                      r"(?=(?:the|this|that)\s)", re.I)  # fmt: skip
+
+
+def _want_the_named(text: str, request: intent.Request) -> str:
+    lead = WANT_THE.match(text)
+    if not lead or "?" in text:
+        return text
+    msg = rules.Msg(text)
+    if not msg.size or msg.has(rules.COMPARE) or msg.has(rules.REMOVE):
+        return text
+    mentions = entities.product_mentions(text, request.vocabulary, msg.types or None)
+    if len(mentions) != 1 or not (mentions[0].score == 1 or mentions[0].telling or mentions[0].hits >= 2):
+        return text
+    return "add " + text[lead.end() :]
+
+
+# "size 10-11 years", "in age 5-6": a kids' size given as an age (the size guide's kids' table reads it as a letter).
+AGE_AS_SIZE = re.compile(r"(?i)\b(?:size|sz|in|age[sd]?)\s+(?:age[sd]?\s+)?(\d{1,2})(?:\s*(?:-|–|to)\s*(\d{1,2}))?"
+                         r"(?:\s*(?:years?|yrs?|y/?o)\b(?![\s-]*old))?")
+AGE_WORDS = re.compile(r"(?i)\b(?:years?|yrs?|y/?o)\b(?![\s-]*old)|\bage[sd]?\s+\d")
+LEFT_OVER_SIZE = re.compile(r"\b(?:size|sz)\s+\d{1,2}\s*(?:-|–|to)?\s*(?=for\s+kids\b|$|,)|\b(?:size|sz)\s+(?=for\s+kids\b)|"
+                            r"\b(?:in|age[sd]?)\s+(?=for\s+kids\b)")
+
+
+def _age_as_size(text: str, request: intent.Request) -> str:
+    """The kids' letter size for an age given as the size ("size 10-11 years" → XL)."""
+    from ...services.size_guide import table_for
+
+    original = request.norm.original
+    match = AGE_AS_SIZE.search(original)
+    if not match or not AGE_WORDS.search(original[match.start() :]) or rules.Msg(text).size:
+        return text
+    oldest = max(int(g) for g in match.groups() if g)
+    table = table_for("kids")
+    fitting = [size for size, values in (table.rows.items() if table else ())
+               if _age_range(values[0])[0] <= oldest <= _age_range(values[0])[1]]  # fmt: skip
+    if not fitting:
+        return text
+    return LEFT_OVER_SIZE.sub(" ", text).rstrip(" ,") + f", size {fitting[-1]}"
+
+
+def _age_range(text: str) -> tuple[int, int]:
+    numbers = [int(n) for n in re.findall(r"\d+", text)] or [0]
+    return numbers[0], numbers[-1]
+
+
+RELATIVE_SIZE = re.compile(r"(?i)\b(?:in\s+)?(?:a|one)\s+(?:size\s+)?(bigger|larger|smaller)(?:\s+size)?\b|"
+                           r"\b(?:a\s+)?size\s+(up|down)\b")
+
+
+def _relative_size(text: str, request: intent.Request) -> str:
+    """ "do you have it in a bigger size?" after adding an M: "in L" (the next of the shop's sizes)."""
+    from ...services.vocabulary import SIZES
+
+    match = RELATIVE_SIZE.search(text)
+    line = request.context.get("last_line") if isinstance(request.context.get("last_line"), dict) else {}
+    if not match or line.get("size") not in SIZES:
+        return text
+    step = 1 if (match.group(1) or match.group(2) or "").lower() in ("bigger", "larger", "up") else -1
+    index = SIZES.index(line["size"]) + step
+    if not 0 <= index < len(SIZES):
+        return text
+    asking = "?" in text or re.match(r"(?i)\W*(?:do|does|is|are|have|has|got|any)\b", text)
+    rest = set(re.findall(r"[a-z]+", (text[: match.start()] + " " + text[match.end() :]).lower()))
+    if not asking and rest <= RESIZE_FILLER:
+        return f"make it {SIZES[index]}"  # "can I get a size up?" said as a wish: the line just added changes size
+    return f"{text[: match.start()]}in {SIZES[index]}{text[match.end() :]}"
+
+
+RESIZE_FILLER = frozenset(["can", "could", "i", "get", "have", "please", "pls", "it", "a", "one", "the", "make", "go", "need", "want", "actually", "maybe", "ok", "okay", "so", "let", "me", "try", "instead", "then"])  # fmt: skip
 
 
 def _prepare(request: intent.Request) -> str:
     """The text the rules read: the writer's name and the recipient's taken out, named products as their ids."""
-    text = request.norm.text
+    text = _want_the_named(_age_as_size(request.norm.text, request), request)
     msg = rules.Msg(text)
     if rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core):
         found = entities.self_name(text)
@@ -92,26 +192,31 @@ def _prepare(request: intent.Request) -> str:
     if recipient and not re.search(r"\b(?:kids|men|women|him|her)\b", recipient.group(1), re.I):
         request.notes["recipient"] = recipient.group(1)
         text = (text[: recipient.start()] + text[recipient.end() :]).strip(" ,")
-    if SUBSTITUTE_FOR.search(request.plain) and not msg.product_ids:
+    if SUBSTITUTE_FOR.search(msg.low) and not msg.product_ids:
         text = _products_as_ids(text, request, msg)
     return text
 
 
 def _products_as_ids(text: str, request: intent.Request, msg: rules.Msg) -> str:
     """ "compare the Oxford Button-Down Shirt with the Crisp Poplin Dress Shirt" → "compare product 1 with product 2"."""
-    mentions = entities.product_mentions(text, request.vocabulary, msg.types or None)
+    adding = not (msg.has(rules.COMPARE) or rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core))
+    # Adding with no garment said, a word only one product's name has names it ("a pink onesie for my toddler").
+    mentions = entities.product_mentions(text, request.vocabulary, msg.types or None, rare=adding and msg.has(rules.ADD))
     if not mentions:
         return text
-    adding = not (msg.has(rules.COMPARE) or rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core))
     if adding and len(mentions) > 1:
         return text
     spans = []
+    shown = {p.get("id") for p in request.context.get("last_shown") or [] if isinstance(p, dict)}
     for mention in mentions:
-        fitting = entities.choose(mention.products, msg.colors[0] if msg.colors else None, msg.category)
-        departments = {p.category: p.id for p in reversed(fitting)}
-        named = mention.score == 1 or mention.telling
+        fitting, departments, named = _fitting(mention, msg, shown if adding else set())
         if adding and named and len(departments) > 1 and len(fitting) == len(departments):
             request.notes["department_question"] = _which_department(request, msg, mention, departments)
+            return text
+        if adding and named and len(fitting) > 1 and len(mentions) == 1 and msg.size:
+            fitting = [p for p in fitting if msg.size in p.sizes] or fitting
+        if adding and named and len(fitting) > 1 and len(mentions) == 1:
+            request.notes["department_question"] = _which_product(request, msg, mention, fitting)
             return text
         if not fitting or (adding and (len(fitting) != 1 or not named)):
             continue
@@ -137,6 +242,44 @@ def _which_department(request: intent.Request, msg: rules.Msg, mention, departme
     context = dict(request.context)
     context["pending"] = {"tool": "cart_add_item", "args": arguments, "choices": departments}
     return Interpretation(follow_up=f"We have the {name} as {options} — which one?", context=context)
+
+
+def _fitting(mention, msg: rules.Msg, shown: set) -> tuple[list, dict, bool]:
+    """The products of a name that fit the message's colour and department, by department, and whether the message
+    really names it: the whole name, a word only it has, two of its words ("the crew neck tee"), or a word of a
+    product just shown ("the space ones" after a list with the Space Print Pajamas)."""
+    if shown.intersection(p.id for p in mention.products):
+        fitting = [p for p in mention.products if p.id in shown and (not msg.colors or msg.colors[0] in p.colors)]
+        return fitting, {}, len(fitting) == 1
+    fitting = entities.choose(mention.products, msg.colors[0] if msg.colors else None, msg.category)
+    departments = {p.category: p.id for p in reversed(fitting)}
+    return fitting, departments, mention.score == 1 or mention.telling or mention.hits >= 2
+
+
+LABELS = {"men": "men's", "women": "women's", "kids": "kids'"}
+
+
+def _which_product(request: intent.Request, msg: rules.Msg, mention, fitting: list) -> Interpretation:
+    """ "add the oxford shirt in M" when several products carry that name: list them and ask which, keeping the
+    size, colour and count; "the navy one", "the women's" or "the second" then completes the add."""
+    item = rules.items(msg)[0]
+    arguments: dict = {"quantity": min(item.quantity or 1, 10)}
+    if msg.size:
+        arguments["selected_size"] = msg.size
+    if msg.colors:
+        arguments["selected_color"] = msg.colors[0]
+    shown = fitting[:6]
+    options = [f"{LABELS.get(p.category, p.category)} in {' or '.join(p.colors[:3])} (${p.price:.2f})" for p in shown]
+    listed = ", ".join(options[:-1]) + " or " + options[-1]
+    name = mention.products[0].name
+    size = f" in {msg.size}" if msg.size else ""
+    context = dict(request.context)
+    context["last_shown"] = [{"id": p.id, "name": p.name, "price": float(p.price), "category": p.category,
+                              "colors": list(p.colors), "sizes": list(p.sizes)} for p in shown]  # fmt: skip
+    context["last_product_ids"] = [p.id for p in shown]
+    context["pending"] = {"tool": "cart_add_item", "args": arguments, "pick": True}
+    return Interpretation(follow_up=f"We have {len(shown)} {slots.plural_name(name)}{size}: the {listed}. Which one would you like?",
+                          context=context)  # fmt: skip
 
 
 def _span(text: str, name: str) -> tuple[int, int] | None:

@@ -25,6 +25,7 @@ class WantedLine:
     color: str | None = None
     size: str | None = None
     category: str | None = None
+    word: str | None = None  # a word of the product's name the shopper used ("the joggers"): decides between lines
 
     def fits(self, line: dict) -> bool:
         return all(
@@ -34,7 +35,8 @@ class WantedLine:
         )  # fmt: skip
 
     def described(self) -> str:
-        words = [self.color, self.clothing_type or "item"]
+        department = {"men": "men's", "women": "women's", "kids": "kids'"}.get(self.category or "")
+        words = [department, self.color, self.clothing_type or "item"]
         size = f" in size {self.size}" if self.size else ""
         return " ".join(filter(None, words)) + size
 
@@ -46,6 +48,8 @@ def the_line(cart: dict, wanted: WantedLine) -> tuple[dict | None, str | None]:
     """The one cart line the shopper named, or None and why not."""
     lines = cart.get("items") or []
     fitting = [line for line in lines if wanted.fits(line)]
+    if len(fitting) > 1 and wanted.word:
+        fitting = [line for line in fitting if wanted.word in str(line.get("name", "")).lower()] or fitting
     if not fitting:
         held = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in lines)
         return None, f"Your cart has no {wanted.described()}." + (f" It holds {held}." if held else "")
@@ -98,3 +102,19 @@ def swap_steps(cart: dict, old: WantedLine, new: dict, quantity: int | None) -> 
 
 def _line_key(line: dict) -> dict:
     return {"product_id": line["product_id"], "selected_color": line["color"], "selected_size": line["size"]}
+
+
+def keep_only(cart: dict, kept: WantedLine) -> tuple[list[Step], str | None]:
+    """ "empty my cart except the socks": remove every line but the ones named; none named, nothing changes."""
+    lines = cart.get("items") or []
+    keep = [line for line in lines if kept.fits(line)]
+    if not keep:
+        held = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in lines)
+        return [], (f"Your cart has no {kept.described()}, so I left it as it is." + (f" It holds {held}." if held else ""))
+    gone = [line for line in lines if line not in keep]
+    if not gone:
+        return [], "Your cart only holds those already: " + "; ".join(
+            f"{line['quantity']} × {line_label(line)}" for line in keep
+        ) + "."
+    return [("cart_remove_item", _line_key(line), False) for line in gone], None
+

@@ -53,6 +53,7 @@ class Mention:
     position: int
     score: float
     telling: bool = False  # named by a word only this product has among the garments said ("the oxford shirt")
+    hits: int = 1  # how many of the name's distinctive words the message has ("crew neck" of Essential Crew Neck Tee)
 
 
 @lru_cache(maxsize=8)
@@ -62,6 +63,11 @@ def _distinctive(vocabulary: ShopVocabulary) -> dict[str, frozenset[str]]:
         name: frozenset(w for w in WORD.findall(name) if w not in _GENERIC and len(w) > 1)
         for name in vocabulary.by_name
     }
+
+
+def distinctive_words(vocabulary: ShopVocabulary) -> dict[str, frozenset[str]]:
+    """Lower-case product name → the words of it that tell it apart."""
+    return _distinctive(vocabulary)
 
 
 @lru_cache(maxsize=64)
@@ -74,10 +80,27 @@ def _telling_words(vocabulary: ShopVocabulary, types: tuple[str, ...]) -> frozen
             continue
         for word in distinct:
             seen[word] = seen.get(word, 0) + 1
-    return frozenset(word for word, count in seen.items() if count == 1 and len(word) >= 4)
+    return frozenset(word for word, count in seen.items()
+                     if count == 1 and (len(word) >= 4 or len(word) == 3 and word not in _SHORT_EVERYDAY))  # fmt: skip
 
 
-def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | None = None) -> list[Mention]:
+# Three-letter name words that are everyday English too: they never name a product alone ("pea", "zip", "tie" do).
+_SHORT_EVERYDAY = frozenset(("cut", "off", "low", "non", "top", "one", "set", "new", "old", "big", "all", "any", "can",
+                             "get", "got", "put", "run"))  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def _rare_words(vocabulary: ShopVocabulary) -> frozenset[str]:
+    """Words of one product name only, in the whole catalog, that are no everyday English ("onesie", "dinosaur"):
+    one names that product even with no garment said ("a pink onesie for my toddler")."""
+    everyday = lexicon.COMMON_WORDS | lexicon.KNOWN_WORDS
+    return frozenset(word for word in _telling_words(vocabulary, tuple(sorted(vocabulary.clothing_types)))
+                     if len(word) >= 5 and word not in everyday and word not in COMMAND_WORDS)  # fmt: skip
+
+
+def product_mentions(
+    text: str, vocabulary: ShopVocabulary, types: list[str] | None = None, *, rare: bool = False
+) -> list[Mention]:
     """Products named in the text ("the Oxford Button-Down Shirt", "the linen shirt"), in the order they appear.
 
     A name counts when at least half of its distinctive words are present (fuzzily), or, with the garment said, a
@@ -87,7 +110,7 @@ def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | N
     if not tokens:
         return []
     scored = []
-    unique = _telling_words(vocabulary, tuple(sorted(types))) if types else frozenset()
+    unique = _telling_words(vocabulary, tuple(sorted(types))) if types else _rare_words(vocabulary) if rare else frozenset()
     for name, distinct in _distinctive(vocabulary).items():
         if not distinct:
             continue
@@ -112,7 +135,8 @@ def product_mentions(text: str, vocabulary: ShopVocabulary, types: list[str] | N
         if positions & used:
             continue
         used |= positions
-        mentions.append(Mention(name, vocabulary.by_name[name], min(positions), score, bool(unique.intersection(hits))))
+        mentions.append(Mention(name, vocabulary.by_name[name], min(positions), score, bool(unique.intersection(hits)),
+                                len(hits)))  # fmt: skip
     return sorted(mentions, key=lambda m: m.position)
 
 

@@ -15,6 +15,7 @@ from . import entities, lexicon
 from .normalise import Normalised
 from .receipt_requests import my_receipts
 from .rules import CORRECTION as _CORRECTION
+from .rules import QTY_CHANGE as _QTY_CHANGE
 from .rules import Interpretation, PlannedCall
 
 NEGATED = re.compile(lexicon.NEGATED_ACTION)
@@ -44,10 +45,13 @@ NOT_SOLD = re.compile(
     r"\b(?:belts?|scarf|scarves|hats?|caps?|beanies?|gloves?|mittens?|sunglasses|eyeglasses|ties|bow\s*ties?|"
     r"underwear|boxers|briefs|bras?|lingerie|swimsuits?|swimwear|bikinis?|watches|jewell?e?ry|earrings?|"
     r"necklaces?|bracelets?|umbrellas?|wallets?|purses?|handbags?|backpacks?|boots|sandals|heels|slippers|"
-    r"flip\s*flops|tuxedos?|perfumes?|makeup|cosmetics)\b"
+    r"flip\s*flops|tuxedos?|perfumes?|makeup|cosmetics|leggings|tights|stockings|bodysuits?|jumpsuits?|overalls|"
+    r"dungarees|rompers?|tracksuits?|kimonos?|ponchos?|aprons?)\b"
 )
 # "what goes with my brown boots?": the thing is what they own, not what they ask for.
 WORN_WITH = re.compile(r"\b(?:with|match(?:es|ing)?|for|under|over)\s+(?:\w+\s+){0,3}$")
+# "looking for black leggings": what they look for, not what they own.
+LOOKING_FOR = re.compile(r"\b(?:look(?:ing)?|search(?:ing)?|shop(?:ping)?|hunting)\s+for\s+(?:\w+\s+){0,2}$")
 CART_WORDS = re.compile(r"\b(?:cart|basket|bag|trolley|checkout)\b")
 REMOVAL_WORDS = re.compile(r"\b(?:drop|delete|remove|clear|empty|wipe)\b")
 SHOP_WORDS = re.compile(
@@ -120,6 +124,20 @@ def _clauses_kept(plain: str) -> tuple[list[str], bool]:
     return kept, dropped
 
 
+KEEP_WHILE_CLEARING = re.compile(r"\bkeep(?:ing)?\s+(?=(?:the|my|only)\s+\w+)")
+
+
+def clear_but_keep(request: Request) -> str | None:
+    """ "clear my basket but keep the hoodie": everything but the hoodie goes (rules.h_cart_clear reads "except"),
+    instead of the keep being read as "leave it as it is"."""
+    plain = request.plain
+    if not re.search(r"\b(?:empty|clear|wipe|reset)\b", plain) or not KEEP_WHILE_CLEARING.search(plain):
+        return None
+    if NEGATED.search(plain) or HYPOTHETICAL.search(plain):
+        return None
+    return KEEP_WHILE_CLEARING.sub("except ", plain)
+
+
 def negation(request: Request) -> Interpretation | str | None:
     """Drop the clauses that say not to do something; what remains (if anything) goes on to the rules."""
     plain = request.plain
@@ -127,7 +145,7 @@ def negation(request: Request) -> Interpretation | str | None:
         return None
     if request.pending and KEEP.fullmatch(plain.strip(" .!")):
         return None  # "never mind" answers the pending question (the rules drop it)
-    if "?" in plain and any(pattern.search(plain) for _, pattern in POLICY):
+    if ("?" in plain or QUESTION.search(plain)) and any(pattern.search(plain) for _, pattern in POLICY):
         return None  # "if I return it, do I get a refund?" is a shop question
     interest = CONSIDERING.search(plain)
     if interest and not NEGATED.search(plain):
@@ -136,8 +154,8 @@ def negation(request: Request) -> Interpretation | str | None:
     if not dropped:
         return None
     rest = ", ".join(kept).strip()
-    if rest and CORRECTION.search(rest):
-        return rest  # "no wait, I meant XL": the rules change what was just asked for
+    if rest and (CORRECTION.search(rest) or _QTY_CHANGE.match(rest) or re.match(r"(?:make|change)\s+(?:it|that|them)\b", rest)):
+        return rest  # "no wait, I meant XL", "no wait, just one": the rules change what was just asked for
     if rest and ACTION.search(rest) or rest and re.search(r"\b(?:show|find|search|what|how|where)\b", rest):
         return rest
     if "?" in plain and HYPOTHETICAL.search(plain):
@@ -178,14 +196,25 @@ def _undo_last_add(request: Request) -> Interpretation | None:
 
 def policy_question(request: Request) -> Interpretation | None:
     plain = request.plain
-    if ADDRESSY.search(request.norm.text) or ORDER_NUMBER.search(plain) or entities.tracking_number(request.norm.text):
+    shopper_cancels = not request.is_admin and re.search(r"\bcancel\s+my\s+order\b", plain) and QUESTION.search(plain)
+    # "can you cancel my order 3?": how a shopper cancels (only the shop changes an order's status)
+    changing_an_order = re.search(r"\b(?:change|update|edit|modify|correct)\s+(?:my\s+|the\s+)?(?:shipping\s+|delivery\s+)?"
+                                  r"address\b|\b(?:return|refund|exchange|send\s+back)\b", plain) or shopper_cancels
+    # "change my shipping address on order 3", "I want to return my order 12": how that is done
+    if not changing_an_order and (
+        ADDRESSY.search(request.norm.text) or ORDER_NUMBER.search(plain) or entities.tracking_number(request.norm.text)
+    ):
         return None
     if request.pending and request.pending.get("tool") == "checkout_proceed" and "?" not in plain:
         return None
     topics = [topic for topic, pattern in POLICY if pattern.search(plain)]
-    asks_for_a_code = re.search(r"\b(?:apply|use|redeem|enter|add)\b.*\b(?:coupon|voucher|promo|discount\s+code|code)\b", plain)
+    asks_for_a_code = re.search(r"\b(?:apply|use|redeem|enter|add)\b.*\b(?:coupon|voucher|promo|discount\s+code|code)\b|"
+                                r"\b(?:give|get|send)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|any\s+|some\s+)?(?:discount|coupon|"
+                                r"voucher|promo)\b", plain)  # fmt: skip
     account_request = re.search(r"\b(?:delete|close|remove|cancel|deactivate)\s+my\s+account\b", plain)
-    if not topics or not (QUESTION.search(plain) or asks_for_a_code or account_request):
+    # "I want a refund for my last order": a wish, not a question, answered the same way
+    wants_it_undone = re.search(r"\b(?:want|need|like|get|request)\s+(?:a\s+|my\s+)?(?:refund|money\s+back)\b", plain)
+    if not topics or not (QUESTION.search(plain) or asks_for_a_code or account_request or wants_it_undone):
         return None
     if topics == ["returns"] and re.search(r"\b(?:return|send\s+back)\s+(?:the|my|this|it)\b.*\bcart\b", plain):
         return None
@@ -216,7 +245,8 @@ def not_sold(request: Request) -> Interpretation | None:
     if CART_WORDS.search(plain) and not ACTION.search(plain) or _names_products(request):
         return None
     missing = next((m.group(0) for m in NOT_SOLD.finditer(plain)
-                    if not clothing_type(m.group(0)) and not WORN_WITH.search(plain[: m.start()])), None)  # fmt: skip
+                    if not clothing_type(m.group(0)) and (not WORN_WITH.search(plain[: m.start()])
+                                                          or LOOKING_FOR.search(plain[: m.start()]))), None)  # fmt: skip
     if missing is None:
         return None
     carried = [CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts") for kind in request.vocabulary.clothing_types]
@@ -317,6 +347,7 @@ def closing(request: Request) -> Interpretation | None:
 
 DECIDERS = (
     closing,
+    clear_but_keep,
     negation,
     shipped_with_tracking,
     dashboard,

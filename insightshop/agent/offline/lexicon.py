@@ -57,7 +57,8 @@ KNOWN_WORDS = frozenset(
     promo human person agent support contact phone hours open close closed address street city state zip country
     password account login logout register signup email mail post parcel package courier carrier weather joke
     jokes movie movies president capital homework python script story poem news time sale sales deals teen teens
-    tween tweens teenager
+    tween tweens teenager trying getting shopping wondering hoping thinking buying wearing express expedited
+    overnight standard smaller bigger larger
     """.split()  # noqa: SIM905 — a word list reads best as text
 )
 
@@ -129,7 +130,7 @@ POLICY_TOPICS = {
                 r"internationally)|free\s+shipping|express|next[\s-]day|how\s+long\s+(?:does|will|to)\s+"
                 r"(?:it|delivery|shipping)|arrive|dispatch\s+time)\b",
     "returns": r"\b(?:returns?|refunds?|exchanges?|money\s+back|send\s+(?:it|them)\s+back|return\s+window|"
-               r"return\s+policy)\b",
+               r"return\s+policy|(?:bought|ordered|got|received)\b.{0,30}\bwrong\s+(?:size|colou?r|item))\b",
     "sizes": r"\b(?:size\s+(?:guide|chart|table)|sizing|what\s+size\s+(?:should|do|would|am)|which\s+size|"
              r"runs?\s+(?:small|large|big|true)|true\s+to\s+size|measurements?|how\s+(?:do|does)\s+(?:the|your|it|"
              r"they|this|sizes?)\s+\w*\s*(?:fit|run)|fit\s+guide)\b",
@@ -137,17 +138,21 @@ POLICY_TOPICS = {
                 r"google\s+pay|credit\s+cards?|debit\s+cards?|visa|mastercard|amex|klarna|afterpay|"
                 r"cash\s+on\s+delivery|installments?|accept\s+(?:cards?|payments?))\b",
     "contact": r"\b(?:contact\s+(?:you|us|support|customer)|customer\s+(?:service|support)|phone\s+number|"
-               r"talk\s+to\s+(?:a\s+)?(?:human|person|someone)|opening\s+hours|support\s+email)\b",
+               r"talk\s+to\s+(?:a\s+)?(?:human|person|someone)|(?:opening|store|shop|business)\s+hours|support\s+email|"
+               r"when\s+(?:are|is)\s+(?:you|the\s+(?:store|shop))\s+open|price[\s-]+match(?:ing)?)\b",
     "account": r"\b(?:reset\s+(?:my\s+)?password|forgot\s+(?:my\s+)?password|change\s+(?:my\s+)?(?:email|password)|"
                r"delete\s+my\s+account|close\s+my\s+account)\b",
-    "orders": r"\b(?:cancel\s+an\s+order|change\s+my\s+order|modify\s+(?:my\s+)?order|gift\s+wrap\w*|"
+    "orders": r"\b(?:cancel\s+(?:an|my|the|this)\s+(?:last\s+|recent\s+)?(?:order|purchase)|change\s+my\s+order|modify\s+(?:my\s+)?order|gift\s+wrap\w*|"
               r"change\s+(?:my\s+|the\s+)?(?:shipping\s+|delivery\s+)?address|"
-              r"promo\s+codes?|discount\s+codes?|coupons?|vouchers?|(?:apply|use|redeem)\s+(?:a\s+|my\s+|this\s+)?code)\b",
+              r"promo\s+codes?|discount\s+codes?|coupons?|vouchers?|(?:apply|use|redeem)\s+(?:a\s+|my\s+|this\s+)?code|"
+              r"(?:give|get|send)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|any\s+|some\s+)?discount|"
+              r"(?:student|military|senior|teacher|nhs|staff|employee|first[\s-]order|birthday|loyalty|bulk)\s+discounts?|"
+              r"gift\s+cards?|gift\s+vouchers?|gift\s+certificates?)\b",
 }  # fmt: skip
 QUESTION_CUES = (
     r"\?|^(?:how|what|whats|what's|when|where|do|does|is|are|can|could|will|would|which|why|who|tell\s+me|"
     r"i\s+(?:want|need|would\s+like)\s+to\s+know|any\s+idea|info|information|explain)\b|\bpolicy\b|\bpolicies\b|"
-    r"\bcosts?\b|\bhow\s+much\b|\bhow\s+long\b|\bfaq\b|"
+    r"\bcosts?\b|\bhow\s+much\b|\bhow\s+long\b|\bfaq\b|\b(?:what|which)\s+size\s+(?:should|do|would|shall|will)\b|"
     r"^i\s+(?:need|want|would\s+like|have)\s+to\s+(?:return|exchange|change|cancel|know|send)\b"
 )
 

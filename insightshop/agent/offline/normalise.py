@@ -87,6 +87,8 @@ def _correct_words(text: str, vocabulary: ShopVocabulary, corrections: dict) -> 
         word = match.group(0)
         low = word.lower()
         fixed = lexicon.SHORTHAND.get(low)
+        if fixed is None and low.endswith("in") and low not in known and low + "g" in known:
+            fixed = low + "g"  # chat spelling "lookin", "tryin": the -ing word
         stem = low[:-2] if low.endswith("es") else low[:-1] if low.endswith("s") else low
         if fixed is None and low not in known and stem not in known and len(low) >= 4 and "'" not in low:
             mid_sentence_name = word[0].isupper() and start > 0 and not word.isupper()
@@ -112,7 +114,7 @@ def _targets(vocabulary: ShopVocabulary) -> tuple[str, ...]:
               "compare", "review", "shipping", "returns", "refund", "order", "orders", "tracking", "cheapest",
               "expensive", "please", "large", "medium", "small", "extra", "quantity", "size", "clear", "empty",
               "show", "search", "price", "under", "dollars", "sneakers", "add", "cheap", "cheaper", "priciest",
-              "receipt", "receipts", "spend", "spent", "spending", "expenses"}  # fmt: skip
+              "receipt", "receipts", "spend", "spent", "spending", "expenses", "difference", "between"}  # fmt: skip
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 
 

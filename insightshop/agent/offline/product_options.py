@@ -22,9 +22,13 @@ class OptionsQuestion:
     product_id: int | None = None  # the product the question refers to ("it"), when it refers to one
     color: str | None = None  # the colour asked about ("does it come in red?")
     size: str | None = None  # the size asked about ("do you have it in XL?")
+    named: tuple[str, ...] | None = None  # the words the product was named by ("trench"): products so named first
 
     def __call__(self, result: dict) -> tuple[list, str]:
         products = [p for p in result.get("products") or [] if isinstance(p, dict)]
+        if self.named:
+            by_name = [p for p in products if set(self.named) <= set(str(p.get("name", "")).lower().replace("-", " ").split())]
+            products = by_name or products  # "the trench coat": the Belted Trench Coats, not a parka whose text says it
         if self.product_id is not None:
             target = next((p for p in products if p.get("id") == self.product_id), None)
             family = [p for p in products if target and _family(p) == _family(target)]
@@ -37,7 +41,8 @@ class OptionsQuestion:
         return [], " ".join(_sizes_answer(p, self.size, self.color) for p in chosen)
 
     def label(self) -> dict:
-        return {"options": self.aspect, **{k: v for k, v in vars(self).items() if k != "aspect" and v is not None}}
+        return {"options": self.aspect,
+                **{k: v for k, v in vars(self).items() if k not in ("aspect", "named") and v is not None}}  # fmt: skip
 
 
 def _family(product: dict) -> tuple:

@@ -85,8 +85,8 @@ EXTRA_TYPES = {"windbreaker": "jacket", "puffer": "jacket", "raincoat": "coat", 
                "joggers": "pants", "sleepwear": "pajamas", "nightwear": "pajamas", "jean": "jeans", "pant": "pants",
                "sock": "socks", "tees": "t-shirt"}  # fmt: skip
 EXTRA_CATEGORIES = {
-    **dict.fromkeys(("guys", "guy", "husband", "boyfriend", "dad", "father", "brother", "menswear"), "men"),
-    **dict.fromkeys(("wife", "girlfriend", "mom", "mum", "mother", "sister"), "women"),
+    **dict.fromkeys(("guys", "guy", "husband", "hubby", "boyfriend", "dad", "father", "brother", "menswear"), "men"),
+    **dict.fromkeys(("wife", "wifey", "girlfriend", "mom", "mum", "mother", "sister"), "women"),
     **dict.fromkeys(("son", "sons", "daughter", "daughters", "baby", "babies", "kiddo", "kiddos"), "kids"),
 }
 CATEGORY_OF = {**CATEGORY_WORDS, **EXTRA_CATEGORIES}
@@ -133,7 +133,7 @@ _NOISE_WORDS = """
     clearance reduced discounted offer offers special specials promo promos promotion promotions promotional
     bargain bargains marked down am were been being wondering whether if yo sup wassup hiya heya
     over above least starting minimum min he she they this colours colors come comes came quid pounds pound
-    euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not
+    euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not star stars
 """
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
@@ -214,7 +214,8 @@ SORTS = (
     (
         "rating",
         r"(?:best|top|highest|most|well|highly)[\s-]+(?:\d+\s+)?(?:rated|reviewed)|(?:sort(?:ed)?|order(?:ed)?)\s+(?:\w+\s+)?by\s+"
-        r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?)\b)|"
+        r"(?:ratings?|reviews?|stars)|(?:4|5|four|five)[\s-]+stars?(?=\s+(?:\w+\s+)?(?:\w+s|rated|reviews?|stuff|things?|"
+        r"items?|clothes|only)\b|\W*$)|"
         r"most\s+popular|best[\s-]?sell(?:ing|ers?)|top\s+picks?|\bbest\b",
     ),
     ("relevance", r"(?:sort(?:ed)?|order(?:ed)?)\s+by\s+relevance|most\s+relevant"),
@@ -377,12 +378,12 @@ CORRECTION = (
 )
 SWAP = _rx(
     r"\b(?:instead|make\s+(?:it|that|them|those)|change\s+(?:it|that|them)|switch|swap|rather|actually)\b|"
-    r"^(?:no|nope|nah)\W+|" + CORRECTION
+    r"^(?:(?:hmm+|oh|ok(?:ay)?|um+|ah|wait|actually)\W+)*(?:no|nope|nah)\W+|" + CORRECTION
 )
 QTY_CHANGE = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
     r"(?:make\s+(?:it|that|them|those|this)|change\s+(?:it|that|the\s+quantity|quantity)\s+to|set\s+(?:it|the\s+"
-    r"quantity|quantity)\s+to|i\s+(?:want|need)|let'?s\s+(?:do|make\s+it)|i'?ll\s+take|just|only)?\s*"
+    r"quantity|quantity)\s+to|i\s+(?:only\s+|just\s+)?(?:want|need)|let'?s\s+(?:do|make\s+it)|i'?ll\s+take|just|only)?\s*"
     r"(" + NUM + r")(?:\s+(?:of\s+(?:them|those|these|it)|instead|please|units|pieces|total|in\s+total|pairs))*"
     r"(?:\s*,?\s*(?:not|rather\s+than|instead\s+of)\s+" + NUM + r")?\s*[.!]*$"
 )
@@ -393,6 +394,11 @@ SET_LINE = re.compile(
     r"(?:the\s+|my\s+)?(?:(?:quantity|qty|number|count|amount)\s+(?:of\s+)?(?:the\s+|my\s+)?)?"
     r"(?P<item>.+?)\s+(?:(?:quantity|qty|count)\s+)?(?:down\s+|up\s+)?to\s+(?P<count>" + NUM + r")"
     r"(?:\s+(?:pieces|units|items|pairs|of\s+them|total|in\s+total|please|pls))*\W*$"
+)
+# "I only want 1 of the pocket tees": the count of a line already in the cart.
+ONLY_LINE = re.compile(
+    r"^(?:(?:ok(?:ay)?|actually|sorry|hmm|oh|wait|no|and)[\s,]+)*(?:i\s+)?(?:only|just)\s+(?:want|need)\s+(?P<count>"
+    + NUM + r")\s+(?:of\s+(?:the|those|these|my)|(?:the|my))\s+(?P<item>.+?)(?:\s+(?:please|pls|thanks))?\W*$"
 )
 NOT_A_LINE = re.compile(r"^(?:size|colou?r)\b|\b(?:price|cost|stock|status|order|sale|discount|rating|stars?|name|description)\b")
 # "what sizes does the grey hoodie come in?", "what colours does it come in?", "is it in stock?", "do you have it in
@@ -413,9 +419,10 @@ OPTIONS_VALUE = re.compile(
 ADVICE = _rx(r"\b(?:should|would|fits?|right\s+for|goes?\s+with|go\s+with|match(?:es)?|pairs?\s+with|wear\s+with)\b")
 REFINE_TYPE = _rx(r"^(?:and\s+|ok\s+|okay\s+|so\s+)?(?:what|how)\s+about\b|^and\b|^same\b|\b(?:too|instead)\b")
 REFINE = _rx(
-    r"^(?:what|how)\s+about\b|^(?:and|any|anything|something|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
+    r"^(?:what|how)\s+about\b|^(?:are|is)\s+any\s+of\s+(?:them|those|these)\b|"
+    r"^(?:and|any|anything|something|got\s+any|do\s+you\s+have\s+(?:it|them|these|those|any|"
     r"one)|same|ok|okay|now|maybe|try)\b|\b(?:instead|rather|too)\b|^in\b|^only\b|^just\b|"
-    r"^(?:no|nope|nah|sorry|oops)\W+(?:in|make\s+it)\b"
+    r"^(?:(?:actually|oh|wait|hmm+|ok(?:ay)?|um+|ah)\W+)*(?:no|nope|nah|sorry|oops)\W+(?:(?:actually|wait)\W+)?(?:in|make\s+it)\b"
 )
 GREETING = _rx(r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening))\b")
 THANKS = _rx(r"\b(?:thanks|thank\s+you|thx|ty|cheers|appreciate\s+it)\b")
@@ -485,7 +492,7 @@ class Msg:
         self.raw = raw if len(self.low) == len(raw) else self.low
         self.norm = normalise(raw)
         self.core = _blank(SORT_ANY, self.norm)  # "top rated" is no top
-        self.words = WORD.findall(self.core)
+        self.words = WORD.findall(re.sub(r"\b(?:you|u)\s+guys\b", " ", self.core))  # "do you guys have…": no department
 
     def has(self, pattern: re.Pattern) -> bool:
         return pattern.search(self.norm) is not None
@@ -823,7 +830,7 @@ def _lone_size(segment: str) -> str | None:
     """ "a polo in white, L, and …": a part that is a size letter and nothing else; "product 6 M": a size letter
     right after a product named by its number (a product's name becomes its number before the rules read it)."""
     match = re.fullmatch(r"\W*(xxl|xl|xs|s|m|l)\W*", segment) or re.search(
-        r"\bproduct\s+\d+\s+(xxl|xl|xs|s|m|l)\W*$", segment
+        r"\b(?:product\s+\d+|ones?)\s+(xxl|xl|xs|s|m|l)\W*$", segment
     )
     return normalise_size(match.group(1)) if match else None
 
@@ -890,15 +897,19 @@ def _base_item(turn: Turn) -> Item | None:
         picked = [n for n in msg.integers if n in listed]
         if picked:
             return Item(product_id=picked[0])
+    if ctx.get("last_action") == "search_products" and len(listed) == 1 and (ctx.get("last_search") or {}).get("terms"):
+        return Item(product_id=listed[0])  # "how much is the silk slip dress?" found one: "add it" is that one
     if ctx.get("last_action") == "search_products" and (ctx.get("last_search") or {}).get("clothing_type"):
         search = ctx["last_search"]
         return Item(clothing_type=search["clothing_type"], color=search.get("color"), size=search.get("size"),
                     category=search.get("category"))  # fmt: skip
     last = ctx.get("last_item")
     if isinstance(last, dict) and last:
+        line = ctx.get("last_line") if isinstance(ctx.get("last_line"), dict) else {}
+        # "a white one too" after a men's navy polo: the department the added line went to, when none was said
+        department = last.get("category") or (line.get("category") if ctx.get("last_action") == "cart_add_item" else None)
         return Item(product_id=last.get("product_id"), clothing_type=last.get("clothing_type"),
-                    color=last.get("selected_color"), size=last.get("selected_size"),
-                    category=last.get("category"))  # fmt: skip
+                    color=last.get("selected_color"), size=last.get("selected_size"), category=department)  # fmt: skip
     return Item(product_id=ctx["last_product_id"]) if isinstance(ctx.get("last_product_id"), int) else None
 
 
@@ -1079,11 +1090,39 @@ def h_cart_clear(turn: Turn) -> Interpretation | None:
         r"whole|shopping|every|all|all\s+the|any)\s+)*(?:carts?|baskets?|bags?|trolley)\b",
         msg.norm,
     )
-    everything = (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm)) and not (
+    spared_all = re.search(r"\b(?:remove|delete|drop|take\s+out)\s+(?:everything|all(?:\s+(?:the\s+)?(?:items|things|rest))?)\s+"
+                           r"(?:except|but|apart\s+from|other\s+than|besides|save)\b", msg.norm)
+    everything = spared_all or (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm)) and not (
         msg.types or msg.product_ids or NOT_THE_CART.search(msg.norm)
     )
     emptied = re.search(CART + r".*\b(?:emptied|cleared)\b", msg.norm)
-    return call(turn, "cart_clear", {}) if clear or everything or emptied else None
+    if not (clear or everything or emptied):
+        return None
+    spared = KEEP_EXCEPT.search(msg.norm)
+    kept = _item(spared.group(1)) if spared else None
+    if kept is not None and (kept.identified or kept.color):
+        # "empty my cart except the socks": read the cart, then remove every other line (never a whole clear)
+        line = cart_lines.WantedLine(None, kept.product_id, kept.clothing_type, kept.color, kept.size, kept.category)
+        return _result(turn, [PlannedCall("cart_show", {}, then=KeepOnlyStep(line))])
+    return call(turn, "cart_clear", {})
+
+
+KEEP_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|but(?:\s+not)?|apart\s+from|other\s+than|besides|save|keep(?:ing)?)\s+"
+                         r"(?:for\s+)?(?:the\s+|my\s+)?(.+)$")
+
+
+@dataclass(frozen=True)
+class KeepOnlyStep:
+    """Once the cart is read: remove every line but the one(s) the shopper keeps."""
+
+    line: cart_lines.WantedLine
+
+    def __call__(self, result: dict) -> tuple[list[PlannedCall], str | None]:
+        steps, reply = cart_lines.keep_only(result.get("cart") or {}, self.line)
+        return [PlannedCall(name, args, after_success=waits) for name, args, waits in steps], reply
+
+    def label(self) -> dict:
+        return {"keep": {k: v for k, v in vars(self.line).items() if v is not None and k != "count"}}
 
 
 def h_review(turn: Turn) -> Interpretation | None:
@@ -1102,6 +1141,8 @@ def h_review(turn: Turn) -> Interpretation | None:
     )
     if not (verb or (rating and about)):
         return None
+    if not verb and not pending and re.match(r"\W*(?:please\s+)?(?:show|find|search|browse|list|any)\b", msg.norm):
+        return None  # "show me 5 star stuff": what is rated 5 stars, not a review
     if rating is None and msg.types and not msg.product_ids:
         return None
     return finish(turn, "review_create", {**pending, **review_fields(turn, rating)})
@@ -1199,6 +1240,16 @@ def h_cart_remove(turn: Turn) -> Interpretation | None:
         if base is None:
             return ask(turn, "Which item should I remove from your cart?")
         found = [base]
+    named = found[0]
+    word = _garment_word(msg, named.clothing_type) if len(found) == 1 and named.product_id is None else None
+    if word and not named.quantity:
+        # "remove the joggers" with chinos in the cart too: the line whose name has the word the shopper used
+        line = cart_lines.WantedLine(0, None, named.clothing_type, named.color, named.size, named.category, word)
+        return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(line))])
+    if len(found) == 1 and named.category and named.product_id is None and not named.quantity:
+        # "remove the women's hoodie": the removal cannot name a department, so the cart's lines decide which one
+        line = cart_lines.WantedLine(0, None, named.clothing_type, named.color, named.size, named.category)
+        return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(line))])
     planned = []
     for item in found:
         args = item.arguments(remove=True)
@@ -1207,6 +1258,17 @@ def h_cart_remove(turn: Turn) -> Interpretation | None:
             args["quantity"] = min(quantity, 100)
         planned.append(("cart_remove_item", args))
     return calls(turn, planned)
+
+
+def _garment_word(msg: Msg, kind: str | None) -> str | None:
+    """The shopper's own word for a garment when it is not the shop's type name ("joggers" for pants)."""
+    if not kind:
+        return None
+    for word in WORD.findall(msg.low):
+        base = singular(word)
+        if clothing_type(word) == kind and base not in (kind, singular(kind)) and base not in CLOTHING_TYPES:
+            return base if len(base) >= 4 and base not in ("tshirt", "tee", "tees", "top", "tops") else None
+    return None
 
 
 def h_cart_add(turn: Turn) -> Interpretation | None:
@@ -1224,6 +1286,10 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
         loose = items(msg)[0]
         referred = msg.has(REFERENCE) or ORDINAL.search(msg.norm) or loose.quantity or loose.color or loose.size
         item = _with_context(turn, loose) if referred or msg.has(CART_RX) else None
+        pronoun = re.search(r"\b(?:it|that|this|them|those|these|same)\b", msg.norm)
+        if item is None and (msg.category or msg.colors or msg.max_price) and not (msg.has(CART_RX) or pronoun):
+            # "buy me something under 50 in pink for my mum": no garment to add yet, so what fits is shown
+            return _search_call(turn, search_parts(msg))
         if item is None:
             return ask(turn, "What would you like me to add to your cart?")
         found = [item]
@@ -1264,6 +1330,44 @@ def _add(turn: Turn, found: list[Item]) -> Interpretation:
     return calls(turn, planned)
 
 
+LINE_IN_STOCK = re.compile(
+    r"\b(?:is|are)\s+(?:the\s+|my\s+)?(?P<item>[a-z -]+?)\s+(?:in|from)\s+my\s+(?:cart|basket|bag)\s+(?:still\s+)?"
+    r"(?:in\s+stock|available)\b"
+)
+
+
+@dataclass(frozen=True)
+class LineStock:
+    """Once the cart is read: whether the line named is in stock for its count."""
+
+    line: cart_lines.WantedLine
+
+    def __call__(self, result: dict) -> tuple[list, str | None]:
+        found, reason = cart_lines.the_line(result.get("cart") or {}, self.line)
+        if found is None:
+            return [], reason
+        stock, held = int(found.get("stock") or 0), int(found.get("quantity") or 0)
+        label = cart_lines.line_label(found)
+        if stock >= held:
+            return [], f"Yes — {label} is in stock ({stock} left), enough for the {held} in your cart."
+        if stock:
+            return [], f"Only {stock} of {label} are left, fewer than the {held} in your cart."
+        return [], f"{label} is sold out now; it stays in your cart but cannot be ordered until it is back."
+
+    def label(self) -> dict:
+        return {"stock_of": {k: v for k, v in vars(self.line).items() if v is not None and k != "count"}}
+
+
+def h_cart_line_stock(turn: Turn) -> Interpretation | None:
+    """ "is the sweater in my cart still in stock?": read the cart and answer from that line's stock."""
+    match = LINE_IN_STOCK.search(turn.msg.norm)
+    if not match:
+        return None
+    named = _item(match.group("item"))
+    line = cart_lines.WantedLine(None, named.product_id, named.clothing_type, named.color, named.size, named.category)
+    return _result(turn, [PlannedCall("cart_show", {}, then=LineStock(line))])
+
+
 def h_cart_show(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     question = CART_QUESTION.search(msg.norm)
@@ -1273,7 +1377,10 @@ def h_cart_show(turn: Turn) -> Interpretation | None:
                         r"(?:\s+(?:please|pls|plz|now|again))?\W*", msg.norm)
     cart_words = msg.has(CART_RX) and (msg.has(CART_SHOW) or question)
     left = msg.has(WHATS_LEFT) and turn.ctx.get("last_action") in ("cart_remove_item", "cart_add_item", "cart_show")
-    left = left or re.search(r"\bhow\s+much\b.*\b(?:all\s+together|altogether|together|in\s+total|total|in\s+all)\b",
+    left = left or re.search(r"\bhow\s+much\b.*\b(?:all\s+together|altogether|together|in\s+total|total|in\s+all)\b|"
+                             r"\b(?:how\s+much|what)\s+(?:does|do|will|would|is)\s+(?:it|that|everything|this|they|"
+                             r"those|these|my\s+stuff)\s+(?:all\s+)?(?:come\s+to|add\s+up\s+to|cost\s+(?:all\s+)?together)\b|"
+                             r"\bhow\s+much\s+(?:is|does)\s+everything\b|\bwhat\s+do\s+i\s+owe\b",
                              msg.norm)  # fmt: skip
     return call(turn, "cart_show", {}) if bare or cart_words or left or msg.has(CART_TOTAL) else None
 
@@ -1303,7 +1410,7 @@ def h_quantity_change(turn: Turn) -> Interpretation | None:
 
 def h_set_line_quantity(turn: Turn) -> Interpretation | None:
     """ "set the grey hoodie to 4": read the cart, then add or remove the difference on that line."""
-    match = SET_LINE.match(turn.msg.norm)
+    match = SET_LINE.match(turn.msg.norm) or ONLY_LINE.match(turn.msg.norm)
     if not match or NOT_A_LINE.search(match.group("item")):
         return None
     count = _number(match.group("count"))
@@ -1355,7 +1462,8 @@ def h_product_options(turn: Turn) -> Interpretation | None:
     line = turn.ctx.get("last_line") if product else None
     if isinstance(line, dict) and line.get("product_id") == product_id and aspect == "stock":
         size, color = line.get("size"), line.get("color")  # "is it in stock?" of the line just added: its variant
-    question = OptionsQuestion(aspect, product_id=product_id, color=color, size=size)
+    terms = tuple(t for t in parts.get("terms") or () if t != parts.get("clothing_type"))
+    question = OptionsQuestion(aspect, product_id=product_id, color=color, size=size, named=terms or None)
     result = _search_call(turn, parts)
     result.calls = [PlannedCall(c.name, c.arguments, then=question) for c in result.calls]
     return result
@@ -1469,6 +1577,30 @@ PENDING_FILLERS: dict[str, Callable[[Turn], Interpretation | None]] = {
     "admin_sale_create": _fill_sale,
     "admin_product_create": _fill_product,
 }
+
+
+CHANGE_ASPECT = re.compile(
+    r"^(?:(?:can|could)\s+you\s+|please\s+|pls\s+)?(?:change|switch|swap|update)\s+(?:the\s+|my\s+)?(?:(?P<item>[a-z-]+)(?:'?s)?\s+)?"
+    r"(?:size|colou?r)\s+(?:of\s+(?:the\s+|my\s+)?(?P<of>[a-z-]+)\s+)?(?:to|into)\s+"
+)
+
+
+def h_change_cart_line(turn: Turn) -> Interpretation | None:
+    """ "change the size to XL" with nothing just added: read the cart and change its one line (or the one named)."""
+    msg = turn.msg
+    match = CHANGE_ASPECT.match(msg.norm)
+    if not match or (turn.ctx.get("last_action") == "cart_add_item" and turn.ctx.get("last_item")):
+        return None
+    if turn.ctx.get("last_action") == "search_products" and not re.search(CART, msg.norm):
+        return None  # after a list, "change the size to XL" narrows that search (h_refine)
+    changes = _attribute_changes(msg)
+    if not (changes.get("size") or changes.get("color")):
+        return None
+    kind = clothing_type(match.group("item") or "") or clothing_type(match.group("of") or "")
+    line = cart_lines.WantedLine(None, clothing_type=kind)
+    fields = (("selected_color", changes.get("color")), ("selected_size", changes.get("size")))
+    replacement = tuple((name, value) for name, value in fields if value)
+    return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(line, replacement, None))])
 
 
 def h_refine(turn: Turn) -> Interpretation | None:
@@ -1607,6 +1739,7 @@ def _search_call(turn: Turn, parts: dict) -> Interpretation:
         args.pop("min_price")
     result = call(turn, "search_products", args)
     result.context["last_search"] = parts
+    result.context.pop("excluded_colour", None)
     return result
 
 
@@ -1670,8 +1803,8 @@ RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update, h_orders_list,
     h_checkout, h_cart_clear, h_review, h_compare, h_track, h_order_status,
-    h_set_line_quantity, h_product_options, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
-    h_pending, h_refine, h_compare_list, h_search, h_small_talk,
+    h_set_line_quantity, h_cart_line_stock, h_product_options, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
+    h_pending, h_change_cart_line, h_refine, h_compare_list, h_search, h_small_talk,
 )  # fmt: skip
 
 
@@ -1716,7 +1849,7 @@ def _review_comment(msg: Msg, spans: list[re.Match]) -> str | None:
         return None
     end = max(m.end() for m in spans)
     start = min(m.start() for m in spans)
-    tail = COMMENT_LEAD.sub("", msg.raw[end:]).strip()
+    tail = COMMENT_LEAD.sub("", re.sub(r"(?i)^\s*(?:stars?|out\s+of\s+(?:5|five))\b", "", msg.raw[end:])).strip()
     if re.search(r"[^\W\d_]", tail):
         return tail
     head = msg.raw[:start].strip(" ,;:-(")

@@ -6,12 +6,17 @@ name, the guest reviewer's name, carrier and tracking for shipping, the last shi
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from decimal import Decimal
 
+from ...services.pricing import line_total, quantize
+from ...services.vocabulary import COLORS, SIZES, normalise_color
 from . import entities, lexicon
 from .intent import Request, ask, one_call, reply
 from .rules import (
     ADD,
     COMPARE,
+    NUMERIC_SIZE,
     OPTIONS_ASPECT,
     OPTIONS_VALUE,
     ORDINAL,
@@ -33,10 +38,15 @@ PRICIEST = re.compile(r"\b(?:priciest|most\s+expensive|highest[\s-]priced|highes
 PRICIER = re.compile(lexicon.PRICIER)
 QUESTION_CUE = re.compile(r"\?|^\W*(?:what|which|how|is|are|does|do|can|could|will|would)\b")
 PICK_WORDS = re.compile(
+    r"^\W*which\s+(?:is|are|one|of|would|should|do)\b|"  # "which is cheapest?": one of the list, by price
     r"\b(?:one|ones|item|product|option|result|match|of\s+(?:them|those|these|the\s+two)|pick|take|want|get|grab|choose|"
     r"go\s+(?:with|for)|i'?ll\s+have|i\s+will\s+(?:have|take|get))\b"
 )
-SORT_TARGET = re.compile(r"\b(?:them|those|these|results?|list|it|first|sort|sorted|order|arrange|rank)\b")
+# "the 3rd", "second please": a position in the list just shown, said alone.
+BARE_ORDINAL = re.compile(r"\W*(?:(?:ok|okay|um+|hmm+)\W+)?(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)"
+                          r"(?:\s+(?:please|pls|plz|thanks))?\W*")
+SORT_TARGET = re.compile(r"\b(?:them|those|these|results?|list|it|first|sort|sorted|order|arrange|rank)\b|"
+                         r"^\W*which\s+ones\b")
 CLEAR_IT = re.compile(
     r"^(?:\W*(?:ok|okay|fine|alright|all\s+right|yes|yeah|sure|go\s+ahead|then|just|please|so|right|well|ugh)\b\W*)*"
     r"(?:clear|empty|wipe|reset)\s+(?:it|everything|all|it\s+all|it\s+out|them\s+all)\b(?:\s+(?:out|then|please|now))*\W*$"
@@ -58,6 +68,9 @@ def _price(entry: dict) -> float | None:
 def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€” one table of pick cues
     """ "the second one in medium", "the cheapest one", "take the less expensive one": a product just shown."""
     shown = [p for p in request.context.get("last_shown") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)]
+    excluded = request.context.get("excluded_colour")
+    if excluded and request.context.get("last_action") == "search_products":
+        shown = [p for p in shown if set(p.get("colors") or []) - {excluded}]  # the list as it was said
     if not shown:
         return None
     msg = Msg(request.norm.text)
@@ -73,14 +86,25 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     ordinal = ORDINAL.search(msg.norm)
     priced = [p for p in shown if _price(p) is not None]
     choice = request.context.get("choice_for") if isinstance(request.context.get("choice_for"), dict) else None
+    pending = request.pending
+    if choice is None and pending and pending.get("pick") and isinstance(pending.get("args"), dict):
+        choice = pending["args"]  # "which one would you like?" asked by the engine about a name several products carry
     if choice is not None and QUESTION_CUE.search(plain):
         choice = None  # "what colours does the second one come in?" asks; it does not choose
     by_color = [p for p in shown if msg.colors and msg.colors[0] in (p.get("colors") or [])]
+    if choice is not None and msg.category:
+        by_color = [p for p in (by_color if msg.colors else shown) if p.get("category") == msg.category]
     if choice is not None and len(by_color) == 1 and not ordinal:
-        chosen = by_color[0]  # "the black ones" after "which one would you like?"
-    elif len(by_color) == 1 and not ordinal and msg.size and re.search(r"\bones?\b", plain):
+        chosen = by_color[0]  # "the black ones" (or "the women's") after "which one would you like?"
+    elif pending and pending.get("pick") and len(by_color) > 1 and not ordinal and msg.colors:
+        return _ask_again(request, by_color, msg.colors[0], msg.size)  # "pink" when two of those come in pink
+    elif len(by_color) == 1 and not ordinal and (msg.size or NUMERIC_SIZE.search(msg.norm)) and re.search(r"\bones?\b", plain):
         chosen = by_color[0]  # "the purple one in M" after a list: the one purple product shown
-    elif ordinal and PICK_WORDS.search(plain):
+    elif not ordinal and re.search(r"\bones?\b", plain) and _by_name_word(request, shown):
+        chosen = _by_name_word(request, shown)  # "the dinosaur one in S": a word only that name has, in the list
+        if isinstance(chosen, list):  # "the smocked one" when two Smocked Sundresses were shown: which of them?
+            return _ask_again(request, chosen, msg.colors[0] if msg.colors else None, msg.size)
+    elif ordinal and (PICK_WORDS.search(plain) or BARE_ORDINAL.fullmatch(plain)):
         index = ORDINALS[ordinal.group(1)]
         chosen = shown[index] if -len(shown) <= index < len(shown) else None
     elif priced and CHEAPER.search(plain) and PICK_WORDS.search(plain):
@@ -90,14 +114,21 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     if chosen is None:
         return None
     size, color = msg.size, (msg.colors[0] if msg.colors else None)
-    quantity = _quantity(
-        re.sub(
-            r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\b|\b(?:of\s+)?(?:the|these|"
-            r"those|them)\s+(?:two|2|three|3)\b|\bboth\b",
-            " ",
-            msg.norm,
-        )
-    )
+    searched = request.context.get("last_search") if isinstance(request.context.get("last_search"), dict) else {}
+    if choice is not None or request.context.get("last_action") not in ("search_products", "cart_add_item"):
+        searched = {}  # the list shown was not that search's
+    if color is None and searched.get("color") in (chosen.get("colors") or []) and len(chosen.get("colors") or []) > 1:
+        color = searched["color"]  # picked from a list of black jeans: the black ones
+    if size is None and searched.get("size") in (chosen.get("sizes") or []):
+        size = searched["size"]
+    counting = NUMERIC_SIZE.sub(" ", re.sub(
+        r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\b|\b(?:of\s+)?(?:the|these|"
+        r"those|them)\s+(?:two|2|three|3)\b|\bboth\b",
+        " ",
+        msg.norm,
+    ))
+    # "the tulle one size XS x2": the count is the 2, not the "one" that names the pick
+    quantity = _quantity(re.sub(r"\b(?:the|that|this)\s+(?:[a-z-]+\s+){0,2}ones?\b", " ", counting)) or _quantity(counting)
     if choice is not None:  # the add that asked which one: its size, colour and quantity stand
         size, color = size or choice.get("selected_size"), color or choice.get("selected_color")
         counted = re.search(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", msg.norm)
@@ -112,6 +143,13 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
                                        "confirm": True})  # fmt: skip
         return result
     arguments: dict = {"product_id": chosen["id"]}
+    if NUMERIC_SIZE.search(msg.norm) and not msg.size:
+        # "the 2nd one in size 10": a numbered size, never a count; asked like the shop's "which size?"
+        item = {"product_id": chosen["id"], **({"selected_color": color} if color else {})}
+        result = reply(request, f"Our sizes are letters, not numbers: {', '.join(SIZES)} â€” which size would you like?")
+        result.context.update(last_action="cart_add_item", last_item=item, last_quantity=min(quantity or 1, 10),
+                              last_add_failed=True, last_product_id=chosen["id"])  # fmt: skip
+        return result
     if size:
         arguments["selected_size"] = size
     elif len(chosen.get("sizes") or []) == 1:
@@ -122,6 +160,48 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     item = {k: v for k, v in arguments.items() if k != "quantity"}
     return one_call(request, "cart_add_item", arguments, last_item=item, last_quantity=arguments["quantity"],
                     last_product_id=chosen["id"])  # fmt: skip
+
+
+def plural_name(name: str) -> str:
+    """ "Smocked Sundress" â†’ "Smocked Sundresses", "Slim Selvedge Jeans" stays, "Oxford Shirt" â†’ "Oxford Shirts"."""
+    if name.endswith(("ss", "sh", "ch", "x")):
+        return name + "es"
+    return name if name.endswith("s") else name + "s"
+
+
+def _ask_again(request: Request, fitting: list[dict], color: str | None, size: str | None = None) -> Interpretation:
+    """Several of the products offered fit the answer ("pink", "the smocked one"): keep what it said and ask which
+    of those."""
+    labels = {"men": "men's", "women": "women's", "kids": "kids'"}
+    same_name = len({p.get("name") for p in fitting}) == 1
+    options = [f"the {labels.get(p.get('category'), p.get('category') or '')} "
+               + (f"one in {'/'.join(p.get('colors') or [])}" if same_name else str(p.get("name")))
+               + f" (${_price(p) or 0:.2f})" for p in fitting]  # fmt: skip
+    context = dict(request.context)
+    context["last_shown"] = fitting
+    context["last_product_ids"] = [p["id"] for p in fitting]
+    pending = dict(request.pending or {"tool": "cart_add_item", "args": {"quantity": 1}, "pick": True})
+    chosen = {"selected_color": color, "selected_size": size}
+    pending["args"] = {**(pending.get("args") or {}), **{k: v for k, v in chosen.items() if v}}
+    context["pending"] = pending
+    listed = ", ".join(options[:-1]) + " or " + options[-1]
+    lead = f"In {color} there are" if color else f"There are {len(fitting)} {plural_name(str(fitting[0].get('name')))}:"
+    return Interpretation(follow_up=f"{lead} {listed} â€” which one?", context=context)
+
+
+def _by_name_word(request: Request, shown: list[dict]) -> dict | None:
+    """The one product of the list whose name has a word the message uses (not a garment, colour or department)."""
+    words = {w for w in re.findall(r"[a-z]+", request.plain) if len(w) >= 4}
+    if not words:
+        return None
+    names = entities.distinctive_words(request.vocabulary)
+    fitting = [p for p in shown if words & names.get(str(p.get("name") or "").lower(), frozenset())]
+    colors = [c for c in (normalise_color(w) for w in re.findall(r"[a-z]+", request.plain)) if c]
+    if colors and len(fitting) > 1:  # "the merino ones in grey": of those, the ones made in grey
+        fitting = [p for p in fitting if colors[0] in (p.get("colors") or [])] or fitting
+    if len({p["id"] for p in fitting}) == 1:
+        return fitting[0]
+    return fitting if fitting and len({p.get("name") for p in fitting}) == 1 else None
 
 
 def add_it_after_pick(request: Request) -> Interpretation | None:
@@ -208,7 +288,18 @@ def department_answer(request: Request) -> Interpretation | None:
 
 
 PRICE_QUESTION = re.compile(r"\b(?:how\s+much|price|cost|costs)\b.*\b(?:it|that|this|that\s+one|this\s+one|the\s+"
-                            r"(?:first|second|third|last)(?:\s+one)?)\b")  # fmt: skip
+                            r"(?:first|second|third|last)(?:\s+one)?)\b|"
+                            r"\bhow\s+much\s+(?:for|would|will|do|does|is|are)\s+(?:\w+\s+){0,2}?\d+\b")  # fmt: skip
+# "how much for 2 of the first one", "what would 3 of them cost": the count the price is for.
+PRICE_COUNT = re.compile(r"\b(?:for|would|will|are|is|do|does|buy|get)\s+(?:\w+\s+)?(\d{1,2})\b(?!\s*(?:\$|dollars?|bucks|%))|"
+                         r"\b(\d{1,2})\s+(?:of\s+(?:them|those|these|it|that|the\b)|pairs?\b|units?\b|pieces?\b|x\b)")
+
+
+def _priced(name: str, unit: float, count: int | None) -> str:
+    price = quantize(Decimal(str(unit)))  # the context keeps prices as JSON numbers; money is counted in Decimal
+    if count and count > 1:
+        return f"The {name} is ${price} each, so {count} come to ${line_total(price, count)}."
+    return f"The {name} is ${price}."
 
 
 def price_of_shown(request: Request) -> Interpretation | None:
@@ -219,13 +310,19 @@ def price_of_shown(request: Request) -> Interpretation | None:
     msg = Msg(request.norm.text)
     if msg.product_ids or msg.types or msg.has(ADD):
         return None
-    if re.search(r"\b(?:total|together|altogether|all|in\s+all|come\s+to|everything)\b", request.plain):
+    counted = PRICE_COUNT.search(msg.norm)
+    count = int(counted.group(1) or counted.group(2)) if counted else None
+    if re.search(r"\b(?:total|together|altogether|all|in\s+all|everything)\b", request.plain) or (
+        not count and re.search(r"\bcome\s+to\b", request.plain)
+    ):
         return None  # the cart's total, not one price
     line = request.context.get("last_line")
     if isinstance(line, dict) and line.get("unit_price") and line.get("product_id") == request.context.get(
         "last_product_id"
     ) and not ORDINAL.search(msg.norm):
         # "how much is it?" right after adding it: the price the cart charges (sales included)
+        if count and count > 1:
+            return reply(request, _priced(line.get("name") or "item", float(line["unit_price"]), count))
         return reply(request, f"The {line.get('name') or 'item'} is ${line['unit_price']} each.")
     if not shown:
         return None
@@ -238,7 +335,7 @@ def price_of_shown(request: Request) -> Interpretation | None:
         chosen = next((p for p in shown if p["id"] == last), shown[0] if len(shown) == 1 else None)
     if chosen is None:
         return None
-    result = reply(request, f"The {chosen.get('name') or 'product'} is ${_price(chosen):.2f}.")
+    result = reply(request, _priced(chosen.get("name") or "product", _price(chosen), count))
     result.context["last_product_id"] = chosen["id"]
     return result
 
@@ -294,7 +391,116 @@ def more_of_the_line(request: Request) -> Interpretation | None:
                     last_quantity=int(line.get("quantity") or 0) + extra)  # fmt: skip
 
 
+ADD_IT_AGAIN = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|yes|yeah|great|perfect|cool|nice|please|pls|so|and|then|now)\W+)*(?:(?:can|could|would)\s+you\s+)?"
+    r"(?:add|put|buy|get)\s+(?:it|that|this|that\s+one|this\s+one)(?:\s+(?:to|in|into)\s+(?:my|the)\s+(?:cart|basket|bag))?"
+    r"(?:\s+(?:please|pls|then|now|too))*\W*$"
+)
+
+
+def already_added(request: Request) -> Interpretation | None:
+    """ "add it" right after the add that put it in: it is there already; another is asked for with "one more"."""
+    context = request.context
+    line = context.get("last_line")
+    if not ADD_IT_AGAIN.match(request.plain) or context.get("last_action") != "cart_add_item":
+        return None
+    if context.get("last_add_failed") or request.pending or not isinstance(line, dict) or not line.get("product_id"):
+        return None
+    details = ", ".join(str(v) for v in (line.get("color"), line.get("size")) if v)
+    what = f"{line.get('name') or 'item'}" + (f" ({details})" if details else "")
+    held = line.get("quantity") or 1
+    return reply(request, f"The {what} is already in your cart â€” you have {held}. Say \"one more\" if you'd like "
+                          "another.")  # fmt: skip
+
+
+_COLOURS = "|".join(sorted(COLORS, key=len, reverse=True))
+NOT_THIS_COLOUR = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|and|hmm|but|what\s+about|how\s+about|show\s+me|got|do\s+you\s+have)\W+)*"
+    r"(?:(?:any|anything|something|ones?|the\s+ones?)\s+(?:that\s+(?:are|is)\s+)?)?"
+    r"(?:not|no|but\s+not|except|without|other\s+than|besides|but)\s+(?:in\s+|the\s+)?(" + _COLOURS + r")"
+    r"(?:\s+ones?)?(?:\s+(?:please|pls|plz|though|then))*\W*$"
+)
+
+
+@dataclass(frozen=True)
+class WithoutColour:
+    """What a search found minus the products that come only in the colour the shopper ruled out (the search
+    itself cannot exclude a colour)."""
+
+    colour: str
+
+    def __call__(self, result: dict) -> tuple[list, str | None]:
+        products = result.get("products") or []
+        kept = [p for p in products if set(p.get("available_colors") or [p.get("color")]) - {self.colour}]
+        if not kept:
+            return [], f"Everything I found comes only in {self.colour}, so there is nothing to show without it."
+        departments = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
+        listed = "; ".join(
+            f"{p['name']}, {departments.get(p.get('category'), p.get('category'))}, "
+            f"{'/'.join(c for c in (p.get('available_colors') or [p.get('color')]) if c != self.colour)}, ${p['price']}"
+            for p in kept[:3]
+        )
+        more = f" (and {len(kept) - 3} more)" if len(kept) > 3 else ""
+        return [], f"Not in {self.colour}: {listed}{more}."
+
+    def label(self) -> dict:
+        return {"without_colour": self.colour}
+
+
+def not_this_colour(request: Request) -> Interpretation | None:
+    """ "not black ones", "anything but navy?" after a search: that search again, without what comes only in it."""
+    last = request.context.get("last_search")
+    match = NOT_THIS_COLOUR.match(request.plain)
+    if not match or not isinstance(last, dict):
+        return None
+    colour = normalise_color(match.group(1))
+    parts = {k: v for k, v in last.items() if not (k == "color" and v == colour)}
+    turn = Turn(request.norm.text, request.context, request.is_admin)
+    result = _search_call(turn, parts)
+    planned = result.calls[0]
+    result.calls[0] = PlannedCall(planned.name, planned.arguments, then=WithoutColour(colour))
+    result.context["excluded_colour"] = colour  # "the first one" next counts only what was listed
+    return result
+
+
+NAMED_INSTEAD = re.compile(
+    r"^\W*(?:(?:actually|no|nope|sorry|oops|wait|hmm+|oh)\W+)*(?:i\s+meant\s+|make\s+it\s+|i\s+want\s+|rather\s+)?"
+    r"the\s+(?P<word>[a-z-]+)\s+(?:one|ones|[a-z-]+\s+instead|instead)(?:\s+instead)?(?:\s+please)?\W*$"
+)
+
+
+def named_instead(request: Request) -> Interpretation | None:
+    """ "actually the linen one" right after an add: the product of that name, same garment, department, colour and
+    size, replaces the line just added (the new line first; the old one goes only once it is in)."""
+    context, line = request.context, request.context.get("last_line")
+    match = NAMED_INSTEAD.match(request.plain)
+    if not match or context.get("last_action") != "cart_add_item" or not isinstance(line, dict):
+        return None
+    products = {p.id: p for p in request.vocabulary.products}
+    current = products.get(line.get("product_id"))
+    if current is None:
+        return None
+    word, names = match.group("word"), entities.distinctive_words(request.vocabulary)
+    fitting = [p for p in request.vocabulary.products
+               if p.clothing_type == current.clothing_type and p.category == current.category and p.id != current.id
+               and word in names.get(p.name.lower(), frozenset()) and (not line.get("color") or line["color"] in p.colors)]  # fmt: skip
+    if len(fitting) != 1:
+        return None
+    quantity = int(line.get("quantity") or 1)
+    added = {"product_id": fitting[0].id, "quantity": min(quantity, 10)}
+    added |= {k: line[v] for k, v in (("selected_color", "color"), ("selected_size", "size")) if line.get(v)}
+    removal = {"product_id": current.id, "quantity": quantity}
+    removal |= {k: line[v] for k, v in (("selected_color", "color"), ("selected_size", "size")) if line.get(v)}
+    result = one_call(request, "cart_add_item", added, last_item={k: v for k, v in added.items() if k != "quantity"},
+                      last_quantity=added["quantity"], last_product_id=fitting[0].id)  # fmt: skip
+    result.calls.append(PlannedCall("cart_remove_item", removal, after_success=True))
+    return result
+
+
 FOLLOW_UPS = (
+    already_added,
+    named_instead,
+    not_this_colour,
     more_of_the_line,
     both_or_other,
     price_of_shown,
@@ -377,9 +583,21 @@ def _by_id(planned: PlannedCall, request: Request) -> PlannedCall:
         planned = _by_price(planned, request)
     if "product_id" not in planned.arguments:
         return planned
-    return PlannedCall(
-        planned.name, {k: v for k, v in planned.arguments.items() if k not in ("category", "clothing_type")}
-    )
+    arguments = {k: v for k, v in planned.arguments.items() if k not in ("category", "clothing_type")}
+    return PlannedCall(planned.name, _sibling_in_colour(arguments, request))
+
+
+def _sibling_in_colour(arguments: dict, request: Request) -> dict:
+    """A product asked for in a colour it is not made in, when the shop sells the same name in the same department
+    in that colour ("and a black one" after the red Wrap Midi Dress): that one."""
+    color = arguments.get("selected_color")
+    products = {p.id: p for p in request.vocabulary.products}
+    current = products.get(arguments["product_id"])
+    if not color or current is None or color in current.colors:
+        return arguments
+    siblings = [p for p in request.vocabulary.by_name.get(current.name.lower(), ())
+                if p.category == current.category and color in p.colors]  # fmt: skip
+    return {**arguments, "product_id": siblings[0].id} if len(siblings) == 1 else arguments
 
 
 def _by_price(planned: PlannedCall, request: Request) -> PlannedCall:

@@ -37,6 +37,7 @@ def show_dashboard():
         "admin/dashboard.html",
         days=days,
         revenue=revenue,
+        days_with_orders=[d for d in reversed(revenue) if d.orders],  # newest first
         revenue_total=sum(d.revenue for d in revenue),
         order_count=sum(d.orders for d in revenue),
         revenue_chart=charts.bar_chart(

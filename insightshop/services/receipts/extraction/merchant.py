@@ -30,11 +30,28 @@ ADDRESS_TAIL = re.compile("|".join(vocabulary.ADDRESS_TAIL))
 STOP = re.compile("|".join(vocabulary.ADDRESS_STOP))
 ITEM_HEADER = re.compile("|".join(vocabulary.ITEM_HEADERS))
 HOUSE_NUMBER = re.compile(r"^\W*(?:NO\.?\s*)?\d+[A-Z]?(?:\s*[-&,/]\s*\d+[A-Z]?)*\s*[,.]?\s+[A-Z]")
+UNIT_NUMBER = re.compile(
+    r"^\W*[A-Z]{1,2}\d?(?:\s?[-.]+\s?[A-Z]?\d{1,4}[A-Z]?){1,3}\s*,"
+)  # "A-16-1,", "G-26,", "F.K06,"
+STATE_AT_END = re.compile(  # the line ends with the state or city, and not with a comma ("JALAN IPOH," goes on)
+    rf"(?<!JALAN )(?<!JLN )(?<!JL )(?<!LORONG )(?<!GENTING )\b(?:{vocabulary.STATES}|{vocabulary.TOWNS})[^\w,]*$"
+)
 PHONE = re.compile(r"^\W*[\d\s()+-]{7,}\W*$")
 LOT_NUMBER = re.compile(r"\b(?:LOT|PT|PTD|P\.\s?T\.|NO|UNIT)\s*[.:]?\s*$")  # "LOT 34817", "PT15944": not postcodes
 CONTINUES_UP = re.compile(r"^\s*[&(,\-]|^\s*(?:CO\b|SDN\b|BHD\b)")
-TITLE_TAIL = re.compile(r"\s+(?:RECEIPT|TAX INVOICE|INVOICE|SALES RECEIPT|ORDER CONFIRMATION)\s*$")
+TITLE_TAIL = re.compile(
+    r"(?:^|\s+)(?:SIMPLIFIED\s+)?(?:RECEIPT|TAX\s*INVOICE|INVOICE|SALES RECEIPT|ORDER CONFIRMATION)\s*$"
+)
 BRACKETED = re.compile(r"\([^)]*\)?|^[^(]*\)")  # a bracketed part, or one left open or closed at the line's edge
+LABEL_END = re.compile(r"(?:\b(?:NUMBER|NO|NUM)\b\.?|[:#])\s*$")  # "PREPAY CHIT NUMBER": a label, its value below
+REGISTRATION_LEAD = re.compile(rf"^\W*(?:{vocabulary.REGISTRATION})")  # "(1035693-T)," a registration number
+ADDRESS_LABEL = re.compile(r"^\W*(?:(?:HQ|HEAD OFFICE|OUTLET|SHOP|BRANCH)\s+)?(?:ADD|ADDR|ADDRESS|ALAMAT)\b\.?\s*:\s*")
+BRACKETED_REGISTRATION = re.compile(r"\(\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?\d{4,}-?[A-Z]\s*\)[\s,.]*$")
+REGISTRATION_LINE = re.compile(  # "(1095514-X)", "CO. REG. NO: 001011128-T", "COMPANY NO: SA0127959-D", "ROC NO. : …"
+    r"^\W*(?:(?:CO\.?|COMPANY)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:NO\.?)?|ROC(?:\s*NO\.?)?|REG\.?\s*NO\.?)\s*[:.]?\s*\(?"
+    r"[A-Z]{0,3}\d{4,}-?[A-Z]\b|^\W*\(?\s*\d{4,}-?[A-Z]\s*\)?\W*$"
+)
+LABELLED = re.compile(r"(?:\bNUMBER|\bNO\.?|#)\s*[:#]\s*$")  # "CHIT NUMBER: 12091", "ORDER #: 10234": not postcodes
 HEADER_LINES = 14
 KEY_VALUE = re.compile(r"^\s*[A-Z][A-Z .]{1,20}\s*:\s*\S")  # "PRESIDENT : KANG", "CASHIER: ANN"
 LINE_PENALTY = 0.25  # a legal form far down the header (a customer's company) loses to a name at the top
@@ -60,9 +77,11 @@ def find_merchant(located: Located) -> TextField | None:
     tiers = {
         line.index: tier
         for line in lines[: min(HEADER_LINES, len(lines))]
-        if line.index not in date_lines and (tier := merchant_tier(line)) and (tier == 3 or line.index < end)
+        if line.index not in date_lines
+        and (tier := merchant_tier(line))
+        and (tier == 3 or line.index < end or _registered(lines, line.index))  # a footer printed first
     }
-    index = _choose_name_line(tiers)
+    index = _choose_name_line(tiers, {i for i in tiers if _registered(lines, i)})
     if index is None:
         return None
     first, last = _joined_range(lines, index, end)
@@ -71,15 +90,24 @@ def find_merchant(located: Located) -> TextField | None:
     return TextField(value, tuple(spans), {3: 0.85, 2: 0.75, 1: 0.6}[tiers[index]]) if value else None
 
 
-def _choose_name_line(tiers: dict[int, int]) -> int | None:
+def _choose_name_line(tiers: dict[int, int], registered: set[int] = frozenset()) -> int | None:
     """The best legal-form or business line (earlier is better), unless a plain name line at the top beats it; else
-    the first plain name line (a brand is printed first: "TARGET" above its branch "Carmel Mountain Ranch")."""
-    named = [(tier - LINE_PENALTY * index, index) for index, tier in tiers.items() if tier >= 2]
+    the first plain name line (a brand is printed first: "TARGET" above its branch "Carmel Mountain Ranch"). A name
+    with its company registration number beside or right below it is the registered business: it counts a tier
+    more ("ESJAY FUEL ENTERPRISE" / "CO. REG. NO: 001011128-T" below the station's brand)."""
+    ranked = {index: min(tier + (index in registered), 3) for index, tier in tiers.items()}
+    named = [(tier - LINE_PENALTY * index, index) for index, tier in ranked.items() if tier >= 2]
     best = max(named, default=None)
-    plain = [index for index, tier in tiers.items() if tier == 1]
+    plain = [index for index, tier in ranked.items() if tier == 1]
     if best is not None and (best[0] >= 1 or not plain):
         return best[1]
     return plain[0] if plain else None
+
+
+def _registered(lines: tuple[Line, ...], index: int) -> bool:
+    """A company registration number closes the line ("BEST DENKI MALAYSIA (308282-A)") or is the next line."""
+    below = lines[index + 1].upper if index + 1 < len(lines) else ""
+    return bool(BRACKETED_REGISTRATION.search(lines[index].upper) or REGISTRATION_LINE.match(below))
 
 
 def merchant_tier(line: Line) -> int:
@@ -89,15 +117,30 @@ def merchant_tier(line: Line) -> int:
     letters = sum(c.isalpha() for c in text)
     if letters < 3 or NOT_MERCHANT.search(text) or REGISTRATION_ONLY.match(text) or _is_header(text):
         return 0
+    if _in_brackets(line.upper):
+        return 0  # "(TONYMOLY SHOP (95874))", "(SUBANG JASA)": a branch or code under the name, never the name itself
     if LEGAL.search(text):
         return 3
     if KEY_VALUE.match(text):
         return 0
     if BUSINESS.search(text) and not STREET.search(text):
         return 2
-    if letters < 0.5 * len(text.strip()) or _address_like(line):
-        return 0
+    if letters < 0.5 * len(text.strip()) or _address_like(line) and not BRACKETED_REGISTRATION.search(line.upper):
+        return 0  # an address line; but "BEST DENKI MALAYSIA (308282-A)" is a company with its registration number
     return 1
+
+
+def _in_brackets(text: str) -> bool:
+    """The whole line is one bracketed group."""
+    text = text.strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and i < len(text) - 1:
+            return False
+    return True
 
 
 def _is_header(text: str) -> bool:
@@ -116,20 +159,24 @@ def _joined_range(lines: tuple[Line, ...], index: int, end: int) -> tuple[int, i
 
 
 def _continues_up(line: Line, above: Line) -> bool:
-    """The name began on the line above: this line is only a legal form, starts mid-name ("& TEA LEAF"), or holds
-    nothing but business words ("ENTERPRISE (SETIA")."""
+    """The name began on the line above: this line is only a legal form (or a fragment and one: "CO. (M) SDN BHD"),
+    starts mid-name ("& TEA LEAF"), or holds nothing but business words ("ENTERPRISE (SETIA"). A legal-form line with
+    a name of its own ("TRENDYMAX (M) SDN. BHD." under the brand "SARANG HAE YO") is the whole name."""
     if merchant_tier(above) == 0 or LEGAL.search(above.upper):
         return False
     core = LEGAL.split(_strip_registration(line.upper))[0]
     words = BRACKETED.sub(" ", core).split()
     generic = all(BUSINESS.fullmatch(word) or not any(c.isalpha() for c in word) for word in words)
-    return len(words) <= 1 or generic or bool(CONTINUES_UP.match(line.upper)) or _open_ended(above.upper)
+    fragment = not words or len(words) == 1 and sum(c.isalpha() for c in words[0]) <= 3  # "CO. (M) SDN BHD"
+    return fragment or generic or bool(CONTINUES_UP.match(line.upper)) or _open_ended(above.upper)
 
 
 def _continues_down(line: Line, below: Line) -> bool:
-    """The name goes on below: this line ends open ("HARDWARE &") or the next line is only the legal form."""
+    """The name goes on below: this line ends open ("HARDWARE &") before any legal form, or the next line is only
+    the legal form."""
     only_legal = LEGAL.sub("", _strip_registration(below.upper)).strip(" .,") == ""
-    return _open_ended(line.upper) and merchant_tier(below) > 0 or only_legal and bool(LEGAL.search(below.upper))
+    open_ended = _open_ended(line.upper) and not LEGAL.search(line.upper)  # "SDN BHD (417940-M)," ends the name
+    return open_ended and merchant_tier(below) > 0 or only_legal and bool(LEGAL.search(below.upper))
 
 
 def _open_ended(text: str) -> bool:
@@ -197,7 +244,12 @@ def _starts_address(line: Line) -> bool:
     part = _part(line)
     if sum(c.isalnum() for c in part) < 4 or REGISTRATION_ONLY.match(part):
         return False
-    return bool(STREET.search(part) or POSTCODE.search(part) or HOUSE_NUMBER.match(part))
+    if NOT_MERCHANT.search(part) and not any(c.isdigit() for c in part):
+        return False  # "TQ FOR SHOPPING WITH MYNEWS.COM": a greeting, not a street
+    if part.strip().startswith("(") and part.strip().endswith(")"):
+        return False  # "(JALAN KLANG LAMA)": a branch named in brackets, not a street line
+    postcode = any(not LABELLED.search(part[: m.start()]) for m in POSTCODE.finditer(part))
+    return bool(STREET.search(part) or postcode or HOUSE_NUMBER.match(part) or UNIT_NUMBER.match(part))
 
 
 def find_address(located: Located, merchant: TextField | None) -> TextField | None:
@@ -206,17 +258,54 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
     date_lines = {hit.line for hit in located.dates}
     after = (merchant.spans[-1][0] + 1) if merchant else 0
     merchant_lines = {span[0] for span in merchant.spans} if merchant else set()
+    if after >= end:  # the header printed below amounts (a footer first): the address is still under the merchant
+        end = min(after + vocabulary.MAX_ADDRESS_LINES, len(lines))
     candidates = [*range(after, min(end, after + 6)), *range(0, after)]  # below the merchant first
     excluded = date_lines | merchant_lines | {item.amount.line for item in located.labelled}
     first = next((i for i in candidates if i not in excluded and _starts_address(lines[i])), None)
     if first is None:
         return None
+    first = _street_line_above(lines, _open_lines_above(lines, first, excluded), excluded)
     spans = _address_spans(lines, first, excluded)
+    label = ADDRESS_LABEL.match(lines[first].upper)
+    if label and spans and spans[0][0] == first:  # "HQ ADD: LOT 11995, ...": the label is not part of the address
+        spans[0] = _trimmed(lines[first], label.end(), spans[0][2]) or spans[0]
     value = " ".join(lines[i].text[s:e] for i, s, e in spans)
     postcode = any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans)
     # Exact-match accuracy of addresses with a postcode is about two in three (punctuation and line-breaks differ
     # between printers and annotators), so even a complete-looking address stays near the 0.7 threshold.
     return TextField(value, tuple(spans), 0.75 if postcode else 0.55) if value else None
+
+
+def _open_lines_above(lines: tuple[Line, ...], first: int, excluded: set[int]) -> int:
+    """The address starts higher when the lines above its first line end with a comma and carry a unit number or a
+    street word ("A-G-06, DATARAN GLOMAC," / "NO.1," / "CAR PARK OFFICE, BASEMENT 1," above the street line)."""
+    for above in range(first - 1, max(first - 3, -1), -1):
+        line = lines[above]
+        part = _part(line).strip()
+        numbered = any(c.isdigit() for c in part) or STREET.search(part)
+        if above in excluded or len(part) < len(line.upper.strip()) or not part.endswith(",") or not numbered:
+            break
+        if PHONE.match(part) or REGISTRATION_ONLY.match(part.rstrip(",")) or REGISTRATION_LEAD.match(part):
+            break
+        first = above
+    return first
+
+
+def _street_line_above(lines: tuple[Line, ...], first: int, excluded: set[int]) -> int:
+    """An address does not start with its postcode: when the first line found starts with one, the line right above
+    it is the street ("AUTOROUTE RABAT MEKNES" / "15000 KHEMISSET"), unless that line is something else."""
+    above = first - 1
+    if above < 0 or above in excluded or not POSTCODE.match(_part(lines[first]).strip()):
+        return first
+    part = _part(lines[above]).strip()
+    if len(part) < len(lines[above].upper.strip()) or sum(c.isalpha() for c in part) < 3 or NOT_MERCHANT.search(part):
+        return first
+    if PHONE.match(part) or REGISTRATION_ONLY.match(part) or REGISTRATION_LEAD.match(part) or _in_brackets(part):
+        return first
+    if merchant_tier(lines[above]) >= 2 and not _address_like(lines[above]):
+        return first  # a business's name ("KEDAI MAKAN MAJU"), not its street
+    return above
 
 
 def _address_spans(lines: tuple[Line, ...], first: int, excluded: set[int]) -> list[tuple[int, int, int]]:
@@ -225,6 +314,8 @@ def _address_spans(lines: tuple[Line, ...], first: int, excluded: set[int]) -> l
     for line in lines[first : first + vocabulary.MAX_ADDRESS_LINES]:
         if spans and not _address_continues(line, postcode_line, excluded):
             break
+        if postcode_line is None and spans and _ends_with_state(lines, spans[-1]) and not _closes(line):
+            break  # the line above ended with the state or city ("8175 MASAI, JOHOR"): the address is over
         part = _part(line)
         span = _trimmed(line, 0, len(part))
         if span:
@@ -232,14 +323,39 @@ def _address_spans(lines: tuple[Line, ...], first: int, excluded: set[int]) -> l
         if postcode_line is not None or len(part) < len(line.upper):
             break  # one line at most after the postcode; nothing after contact details
         postcode_line = line if has_postcode(part) else None
+    if spans and not any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans):
+        spans += _postcode_past_contact(lines, spans[-1][0] + 1, excluded)
     closing = _closing_line(lines, spans, excluded) if postcode_line is not None or len(spans) > 1 else None
     return [*spans, closing] if closing and any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans) else spans
 
 
+def _postcode_past_contact(lines: tuple[Line, ...], index: int, excluded: set[int]) -> list[tuple[int, int, int]]:
+    """The postcode line printed under a contact line that interrupts the address ("TEL: 03-51221701" between
+    "SECTION 25, TAMAN INDUSTRIES." and "AXIS 40400 SHAH ALAM, SELANGOR")."""
+    if index + 1 >= len(lines) or index + 1 in excluded or _part(lines[index]).strip(" -*=:"):
+        return []
+    line = lines[index + 1]
+    part = _part(line)
+    if not has_postcode(part) or PHONE.match(part) or REGISTRATION_ONLY.match(part.strip()):
+        return []
+    span = _trimmed(line, 0, len(part))
+    return [span] if span else []
+
+
+def _ends_with_state(lines: tuple[Line, ...], span: tuple[int, int, int]) -> bool:
+    return bool(STATE_AT_END.search(lines[span[0]].upper[: span[2]]))
+
+
+def _closes(line: Line) -> bool:
+    """A postcode, state or country: all that may follow a line ending with the state or city."""
+    return has_postcode(_part(line)) or bool(ADDRESS_TAIL.match(_part(line).strip()))
+
+
 def _closing_line(lines: tuple[Line, ...], spans: list, excluded: set[int]) -> tuple[int, int, int] | None:
-    """The branch or outlet line that closes an address block ("1320-TMN BATU", "(MR DIY TESCO TERBAU)",
-    "KL FESTIVAL CITY MALL"): right after the postcode and state, and itself right above contact details, tax
-    numbers or a document title."""
+    """The branch or outlet line that closes an address block ("1320-TMN BATU", "(MR DIY TESCO TERBAU)", "PAHANG"):
+    right after the postcode and state, and itself right above contact details, tax numbers or a document title. A
+    bare mall or branch name ("SUNWAY VELOCITY", "IOI MALL": no outlet number, no brackets, not a state) is where
+    the shop is, not part of its postal address; a label waiting for its value ("PREPAY CHIT NUMBER") is neither."""
     index = spans[-1][0] + 1
     if index + 1 >= len(lines) or index in excluded or not _ends_block(lines[index + 1]):
         return None
@@ -249,6 +365,9 @@ def _closing_line(lines: tuple[Line, ...], spans: list, excluded: set[int]) -> t
     letters = sum(c.isalpha() for c in part)
     company = (LEGAL.search(part) or BUSINESS.search(part)) and not STREET.search(part)  # the next business's name
     if not plain or letters < 3 or company or NOT_MERCHANT.search(part) or sum(c.isdigit() for c in part) > 5:
+        return None
+    bare_name = not any(c.isdigit() for c in part) and not part.startswith("(") and not ADDRESS_TAIL.match(part)
+    if bare_name or LABEL_END.search(part):
         return None
     return _trimmed(line, 0, len(line.text))
 
@@ -268,6 +387,8 @@ def _address_continues(line: Line, postcode_line: Line | None, excluded: set[int
         # ("39100 BRINCHANG," / "CAMERON HIGHLANDS, PAHANG": a postcode line ending in a comma goes on too)
         ends_open = POSTCODE_AT_END.search(_part(postcode_line)) or _part(postcode_line).rstrip().endswith(",")
         return bool(ADDRESS_TAIL.match(part)) or bool(ends_open and _town(part))
+    if LABEL_END.search(part):
+        return False  # "PREPAY CHIT NUMBER", "INVOICE NO:": a label waiting for its value
     return _address_like(line) or (sum(c.isalpha() for c in part) >= 3 and not NOT_MERCHANT.search(part))
 
 

@@ -192,6 +192,11 @@ BUSINESS_WORDS = (
     r"\bKLINIK\b", r"\bHOTEL\b", r"\bMOTEL\b", r"\bPIZZA\b", r"\bGRILL\b", r"\bDELI\b", r"\bBAR\b", r"\bPUB\b",
     r"\bCOFFEE\b", r"\bTEA\b", r"\bBOOKS\b", r"\bELECTRICAL\b", r"\bELECTRONICS\b", r"\bAUTO\b", r"\bMOTOR\b",
     r"\bPETROL\b", r"\bSTATION\b", r"\bOUTLET\b", r"\bBOUTIQUE\b", r"\bSALON\b",
+    r"\bGIFTS?\b", r"\bDECO\b", r"\bFASHION\b", r"\bTEXTILES?\b", r"\bFURNITURE\b", r"\bJEWELLERY\b", r"\bOPTICAL\b",
+    r"\bPRINTING\b", r"\bSTUDIO\b", r"\bNOODLES?\b", r"\bKOPITIAM\b", r"\bCONFECTIONERY\b", r"\bFLORIST\b",
+    r"\bLAUNDRY\b", r"\bTYRES?\b", r"\bWORKSHOP\b", r"\bBEAUTY\b", r"\bHEALTHCARE\b", r"\bMEDICAL\b", r"\bDENTAL\b",
+    r"\bBOOKSHOP\b", r"\bTRAVEL\b", r"\bENGINEERING\b", r"\bCONSTRUCTION\b", r"\bSUPPLY\b", r"\bSUPPLIES\b",
+    r"\bDISTRIBUTION\b", r"\bAGENCY\b", r"\bSEAFOOD\b", r"\bCATERING\b", r"\bBAKERIES\b", r"\bPHARMACEUTICAL\b",
 )
 # Lines at the top that are not the merchant.
 NOT_MERCHANT = (
@@ -235,6 +240,17 @@ PLACE_WORDS = (
 )
 # A postal code on its own: 5 digits (MY, US, DE, FR …), US ZIP+4, or a UK postcode.
 POSTCODE = r"(?<![\d-])\d{5}(?:-\d{4})?(?![\d-])|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b"
+# States and countries that end a printed address ("… 81750 MASAI, JOHOR", "SELANGOR DARUL EHSAN", "SELANGOR D.E.").
+STATES = (
+    r"MALAYSIA|SELANGOR|JOHOR|PENANG|PULAU PINANG|PERAK|MELAKA|KEDAH|PAHANG|SABAH|SARAWAK|NEGERI SEMBILAN|TERENGGANU|"
+    r"KELANTAN|PERLIS|PUTRAJAYA|LABUAN|DARUL \w+|D\.\s?E\b\.?"
+)
+# Cities that end an address printed without a postcode ("NO7,JLN UERO,SHAH ALAM."): only a postcode, state or country
+# follows them in an address.
+TOWNS = (
+    r"KUALA LUMPUR|PETALING JAYA|SHAH ALAM|KLANG|CHERAS|PUCHONG|SUBANG JAYA|JOHOR BAHRU|SERI KEMBANGAN|KAJANG|AMPANG|"
+    r"IPOH|SEREMBAN|GEORGETOWN|KUCHING|KOTA KINABALU"
+)
 # Names that may close an address on the line after the postcode line.
 ADDRESS_TAIL = (
     r"^\W*(?:MALAYSIA|SELANGOR|JOHOR|PENANG|PULAU PINANG|PERAK|MELAKA|KEDAH|PAHANG|SABAH|SARAWAK|KUALA LUMPUR|"
