@@ -135,6 +135,23 @@ def _prefers_json() -> bool:
     return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
 
 
+def release_database_session(_error: BaseException | None = None) -> None:
+    """End the request's session, even when the database went away after the answer was made.
+
+    Closing rolls the session's transaction back, which needs the connection; if PostgreSQL cut it in the meantime
+    the ROLLBACK fails and, left to Flask-SQLAlchemy's own teardown, turns a finished answer into gunicorn's bare
+    500. The connection is dead either way, so it is invalidated (the pool replaces it) and the answer stands."""
+    try:
+        db.session.remove()
+    except DATABASE_UNAVAILABLE as error:
+        first_line = (str(error).strip().splitlines() or [""])[0][:300]
+        current_app.logger.warning("Database connection lost while closing a session: %s", first_line)
+        try:
+            db.session.registry().invalidate()  # drops the connection without the ROLLBACK that failed
+        finally:
+            db.session.registry.clear()
+
+
 def init_app(app: Flask) -> None:
     # Registered in every mode, testing included: an unreachable database is an answer, not a crash.
     for error_class in DATABASE_UNAVAILABLE:
@@ -144,3 +161,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_error)
     if not app.config.get("TESTING"):
         app.register_error_handler(Exception, handle_unexpected_error)
+    # Registered after Flask-SQLAlchemy's teardown, so it runs first (Flask runs them in reverse); theirs then finds
+    # no session left to close.
+    app.teardown_appcontext(release_database_session)

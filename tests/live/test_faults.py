@@ -91,7 +91,10 @@ def test_postgresql_stopped_and_started_under_traffic(stack):
 
     everything = traffic.answers
     assert everything and not [a for a in everything if a["status"] is None], "a request failed at the HTTP level"
-    assert not [a for a in everything if a["status"] == 500], [a["path"] for a in everything if a["status"] == 500]
+    failed = [a["path"] for a in everything if a["status"] == 500]
+    if failed:
+        print(_unhandled_errors(server.log()))  # pytest shows it with the failure; the server's folder is gone by then
+    assert not failed, failed
     assert not [a for a in everything if "Traceback" in a["body"] or "psycopg" in a["body"]]
     before = traffic.between(0, stopping)
     assert before and all(a["status"] == 200 for a in before)
@@ -115,6 +118,13 @@ def test_postgresql_stopped_and_started_under_traffic(stack):
 
     assert recovered is not None and recovered - up < RECOVERY_SECONDS
     assert server.process.poll() is None and server.process.pid == pid  # the same server, never restarted
+
+
+def _unhandled_errors(log: str) -> str:
+    """The server log's lines about unhandled errors and what follows them, for a failure's message."""
+    lines = log.splitlines()
+    picked = [n for n, line in enumerate(lines) if "Unhandled error" in line or "Traceback" in line]
+    return "\n".join("\n".join(lines[n : n + 40]) for n in picked[:3]) or log[-4000:]
 
 
 def _wait_until_all_answer_200(traffic: Traffic, paths, *, after: float) -> float | None:

@@ -71,3 +71,34 @@ def test_every_operation_documents_503():
 
     operations = [op for item in build_openapi()["paths"].values() for op in item.values()]
     assert all("503" in operation["responses"] for operation in operations)
+
+
+def test_a_connection_cut_after_the_answer_was_made_keeps_the_answer(database_url, monkeypatch):
+    # PostgreSQL stopping between a request's last query and its teardown: the session's closing ROLLBACK fails on
+    # the dead connection. The answer is already made; it must reach the client instead of gunicorn's bare 500.
+    import psycopg
+    import sqlalchemy.exc
+    from sqlalchemy.orm import Session
+
+    closing = Session.close
+    failures = []
+
+    def close_on_a_cut_connection(session):
+        if not failures:
+            failures.append(session)
+            raise sqlalchemy.exc.OperationalError(
+                "ROLLBACK", {}, psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+            )
+        return closing(session)
+
+    # No app context of the test's own: each request's teardown is the one that closes its session, as in gunicorn.
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": database_url})
+    client = app.test_client()
+    monkeypatch.setattr(Session, "close", close_on_a_cut_connection)
+    response = client.get("/api/products")
+
+    assert failures, "the session was never closed"
+    assert response.status_code == 200 and "products" in response.get_json()
+    assert client.get("/api/products").status_code == 200  # the next request gets a working session
+    with app.app_context():
+        db.engine.dispose()
