@@ -42,9 +42,10 @@ def stars(rating) -> str:
     return "★" * filled + "☆" * (5 - filled)
 
 
-def counted(count: int, noun: str) -> str:
-    """ "1 product", "1,024 products": a count with its noun in the right number (nouns taking an s)."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """ "1 product", "1,024 products", "2 entries": a count with its noun in the right number (an s unless
+    `plural` says otherwise)."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")

@@ -199,3 +199,11 @@ def test_payments_and_returns_pages(admin_client):
     assert "visa •••• 4242" in payments
     assert "Too small" in page and "Approve" in page
     assert db.session.get(ReturnRequest, request.id).status == "rejected"
+
+
+def test_counts_take_the_right_number_of_their_noun():
+    from insightshop.web.filters import counted
+
+    assert [counted(0, "receipt"), counted(1, "receipt"), counted(1234, "receipt")] == [
+        "0 receipts", "1 receipt", "1,234 receipts"]  # fmt: skip
+    assert [counted(1, "entry", "entries"), counted(2, "entry", "entries")] == ["1 entry", "2 entries"]
