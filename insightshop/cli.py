@@ -1,4 +1,5 @@
-"""Flask CLI commands: seed-demo, create-user, catalog-empty, search reindex, sales run-automation, backup, restore."""
+"""Flask CLI commands: seed-demo, create-user, catalog-empty, search reindex, sales run-automation, backup, restore,
+cache clear."""
 
 from __future__ import annotations
 
@@ -191,9 +192,24 @@ def _echo_report(what: str, report) -> None:
     click.echo(f"{what} {report.path}: {report.size_bytes:,} bytes, {len(report.tables)} tables, {report.rows:,} rows.")
     for name, rows in report.tables.items():
         click.echo(f"  {name}: {rows:,}")
+    for warning in report.warnings:
+        click.secho(f"Warning: {warning}", err=True, fg="yellow")
+
+
+cache_commands = AppGroup("cache", help="The page and data cache.")
+
+
+@cache_commands.command("clear")
+def cache_clear() -> None:
+    """End every cached page and data entry, on every app server (after a change made behind the app's back)."""
+    from .services import page_cache
+
+    if not page_cache.catalog_replaced():
+        raise click.ClickException("Redis could not be reached; its cached pages were not ended. Try again.")
+    click.echo("Cached pages ended.")
 
 
 def register_cli(app: Flask) -> None:
     for command in (seed_demo, catalog_empty, create_user, search, sales, order_commands, mcp_commands,
-                    receipt_commands, backup, restore):  # fmt: skip
+                    receipt_commands, backup, restore, cache_commands):  # fmt: skip
         app.cli.add_command(command)

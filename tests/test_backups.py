@@ -96,3 +96,41 @@ def test_a_restore_ends_cached_pages(app, runner, tmp_path):
 
     page = client.get(f"/products/{shirt.id}")
     assert page.headers["X-Cache"] == "miss" and "Oxford Shirt" in page.get_data(as_text=True)
+
+
+def test_a_restore_with_redis_unreachable_says_cached_pages_were_not_ended(app, runner, tmp_path):
+    from insightshop.services.page_cache import PageCache
+
+    path = tmp_path / "shop.backup"
+    assert runner.invoke(args=["backup", str(path)]).exit_code == 0
+    # Nothing listens on port 1: the shared cache other app servers read cannot be told about the restore.
+    app.extensions["page_cache"] = PageCache(app.instance_path, redis_url="redis://127.0.0.1:1/0", prefix="t:",
+                                             max_entries=8, signing_key=b"k")  # fmt: skip
+
+    restored = runner.invoke(args=["restore", "--yes", str(path)])
+    clearing = runner.invoke(args=["cache", "clear"])
+
+    assert restored.exit_code == 0 and "Restored" in restored.output  # the data is back all the same
+    assert "Warning: Redis could not be reached to end the cached pages" in restored.output
+    assert "cache clear" in restored.output
+    assert clearing.exit_code == 1 and "Redis could not be reached" in clearing.output
+
+
+def test_cache_clear_ends_every_cached_page(app, runner):
+    from insightshop.web import page_cache as web_page_cache
+
+    web_page_cache.enable(app)
+    shirt = make_product("Oxford Shirt", price="49.00")
+    db.session.execute(db.text("UPDATE products SET name = 'Renamed Shirt' WHERE id = :id"), {"id": shirt.id})
+    db.session.commit()  # behind the ORM's back: the cache does not hear of it
+    client = app.test_client()
+    client.get(f"/products/{shirt.id}")
+    assert client.get(f"/products/{shirt.id}").headers["X-Cache"] == "hit"
+    db.session.execute(db.text("UPDATE products SET name = 'Oxford Shirt' WHERE id = :id"), {"id": shirt.id})
+    db.session.commit()
+
+    cleared = runner.invoke(args=["cache", "clear"])
+
+    page = client.get(f"/products/{shirt.id}")
+    assert cleared.exit_code == 0 and "Cached pages ended." in cleared.output
+    assert page.headers["X-Cache"] == "miss" and "Oxford Shirt" in page.get_data(as_text=True)

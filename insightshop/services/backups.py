@@ -24,6 +24,12 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 SEARCH_PATH = re.compile(r"-c\s*search_path=([^\s,]+)")
 
 
+CACHE_NOT_ENDED = (
+    "Redis could not be reached to end the cached pages: app servers may show pages from before the restore until "
+    "they expire (PAGE_CACHE_SECONDS). Run `flask --app insightshop cache clear` once Redis is back."
+)
+
+
 @dataclass(frozen=True)
 class BackupReport:
     """What a backup wrote or a restore put back: the file, its size and each table's row count."""
@@ -31,6 +37,7 @@ class BackupReport:
     path: Path
     size_bytes: int
     tables: dict[str, int]
+    warnings: tuple[str, ...] = ()
 
     @property
     def rows(self) -> int:
@@ -73,8 +80,8 @@ def restore_database(path: str | Path) -> BackupReport:
         _sqlite_copy(source, _sqlite_file())
     db.engine.dispose()
     # Cached pages outlive the app's restart (in Redis, or under instance/): they must not show the old catalog.
-    page_cache.catalog_replaced()
-    return BackupReport(source, source.stat().st_size, table_row_counts())
+    warnings = () if page_cache.catalog_replaced() else (CACHE_NOT_ENDED,)
+    return BackupReport(source, source.stat().st_size, table_row_counts(), warnings)
 
 
 def table_row_counts() -> dict[str, int]:

@@ -166,6 +166,9 @@ class RedisBackend:
         self.client.incr(self.generation_key)
 
 
+# What PageCache._call answers for a bump that Redis did not take.
+MISSED = object()
+
 # Which backend a lookup used and the generation it read there (see PageCache.lookup).
 Stamp = tuple[object, object]
 
@@ -206,11 +209,15 @@ class PageCache:
         except redis.RedisError as error:
             self._redis_failed(error)
 
-    def bump(self) -> None:
-        """The catalog changed: every entry made before now is stale, in every process and on every machine."""
+    def bump(self) -> bool:
+        """The catalog changed: every entry made before now is stale, in every process and on every machine.
+
+        False when Redis is configured but did not take the bump: pages other processes stored there may be
+        served until they expire (or until a process that saw the outage finds Redis back, which bumps it)."""
         self.memory.bump()  # also when Redis is up: a worker that fell back to memory must not keep stale pages
-        if self.redis is not None:
-            self._call("bump")
+        if self.redis is None:
+            return True
+        return self._call("bump") is not MISSED
 
     def _backend(self) -> MemoryBackend | RedisBackend:
         return self.redis if self.redis is not None and not self.outage.down else self.memory
@@ -231,7 +238,7 @@ class PageCache:
             else:
                 return (result[0], (self.redis, result[1])) if name == "get" else result
         if name == "bump":
-            return None  # the memory backend was bumped already
+            return MISSED  # the memory backend was bumped already; Redis was not
         result = getattr(self.memory, name)(*args)
         return (result[0], (self.memory, result[1])) if name == "get" else result
 
@@ -301,8 +308,9 @@ def _bump_after_commit(session: Session) -> None:
         catalog_replaced()
 
 
-def catalog_replaced() -> None:
-    """End every cached page and data entry, in every process: for changes made outside the ORM (a restore)."""
+def catalog_replaced() -> bool:
+    """End every cached page and data entry, in every process: for changes made outside the ORM (a restore).
+
+    False when the shared cache (Redis) could not be reached, so other processes may still serve old pages."""
     cache = _current_cache() if _current_cache is not None else None
-    if cache is not None:
-        cache.bump()
+    return cache.bump() if cache is not None else True
