@@ -596,6 +596,39 @@ def test_a_leading_quantity_and_a_price_times_count():
     )[0] == ("Fries", 2, None, Decimal("7.00"))
 
 
+def test_name_pieces_boxed_one_per_line_after_the_quantity_are_joined_and_the_unlabelled_subtotal_is_no_price():
+    # one box per line: the quantity, the name in short pieces ('12"PZ' would pass for a number), a code, the price;
+    # under the last item the coupon discount and the sum of the items, unlabelled
+    assert items(
+        "PIZZA PLACE", "QTY", "MENU", "DESC", "PRICE",
+        "1", '12"PZ', "(HW)", "LSX1-PSI", "18.90",
+        "1", "T/B", "LVDX-RG-1", "4.50",
+        "1", "GARLIC", "BRD1-ADI", "6.50", "5.00", "29.90",
+        "SUB-TOTAL", ":", "29.90", "GRAND TOTAL", ":", "24.90",
+    ) == [
+        ('12"PZ (HW)', None, None, Decimal("18.90")),
+        ("T/B LVDX-RG-1", None, None, Decimal("4.50")),
+        ("GARLIC", None, None, Decimal("6.50")),
+    ]  # fmt: skip
+    # a short flag or unit under a quantity is no name
+    assert [name for name, *_ in items("SHOP", "ITEM QTY AMOUNT", "TEA BAGS", "1", "MS", "4.00", "TOTAL 4.00")] == [
+        "TEA BAGS"
+    ]
+
+
+def test_a_dash_inside_a_name_is_no_discount_but_a_negative_price_is():
+    assert items(
+        "CAFE", "ITEM QTY TOTAL",
+        "SR I00100000042- 2 FISH + 1 VEGE", "1", "7.40",
+        'PUNCH SET 1/8"-3/4"', "1", "12.00",
+        "MEMBER PRICE", "-1.00",
+        "TOTAL", "18.40",
+    ) == [
+        ("SR I00100000042- 2 FISH + 1 VEGE", 1, None, Decimal("7.40")),
+        ('PUNCH SET 1/8"-3/4"', 1, None, Decimal("12.00")),
+    ]  # fmt: skip
+
+
 # engines ---------------------------------------------------------------------------------------------------------
 
 

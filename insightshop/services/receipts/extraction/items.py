@@ -42,6 +42,9 @@ PRICE_NOTES = re.compile(r"\b(?:" + "|".join(vocabulary.PRICE_NOTES) + r")\W*$")
 NOTE_TOKEN = re.compile(r"\(?(?:" + "|".join(vocabulary.PRICE_NOTES) + r")\)?:?")  # "(was 49.00)"
 DECOR = re.compile(r"^\W*[*=#~-]{2,}")  # "*** RETAIL/TAKEAWAY ***", "==== MEMBER ===="
 LONG_CODE = re.compile(r"\d{6,}")
+BARE_COUNT = re.compile(r"\s*\d{1,3}\s*")  # a quantity in a box of its own
+TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
+NOT_NAME = frozenset({"NO", "AM", "PM"})
 MIN_NAME_LETTERS = 3
 MAX_NAME_LINES = 3
 # A sub-line describing the item above (an e-commerce invoice's "Navy blue / S · SKU IS000002-NAV-S", "was $120.00"
@@ -87,6 +90,7 @@ def find_items(located: Located, money: MoneyFields) -> tuple[ExtractedItem, ...
     drafts, names_first = pair_rows(rows)
     attach_leftovers(rows, drafts, names_first)
     drafts.sort(key=lambda d: min(line for row in d.rows for line in row.lines))
+    _without_subtotal(located, drafts)
     items = [_item(located, number, draft) for number, draft in enumerate(drafts, start=1)]
     return tuple(_with_confidence(items, money))
 
@@ -158,7 +162,7 @@ def build_rows(located: Located, region: range) -> list[Row]:
     pending: list[int] = []
     for index in region:
         skipped = _skipped(located, index)
-        name = None if skipped else name_span(located, index)
+        name = None if skipped else name_span(located, index) or _name_fragment(located, index, region)
         if name is None and not skipped and located.amounts[index]:
             pending.append(index)
             continue
@@ -178,6 +182,39 @@ def build_rows(located: Located, region: range) -> list[Row]:
     if pending:
         rows.append(read_row(located, tuple(pending), None))
     return [row for row in rows if row.name or row.total or row.unit or row.quantity]
+
+
+def _name_fragment(located: Located, index: int, region: range) -> tuple[int, int, int] | None:
+    """A piece of a name the box layout printed on a line of its own after the quantity ("1" / '9"HT' / "(AC)" /
+    "LVDR-RG-1" / "27.80"): too short to be a name alone, and '9"HT' would pass for a number. It is a name part when
+    it is in a run of at least two such pieces (or names) right below a bare count."""
+    if not _fragment_like(located, index):
+        return None
+    above, below = index - 1, index + 1
+    while above in region and _fragment_like(located, above):
+        above -= 1
+    while below in region and _fragment_like(located, below):
+        below += 1
+    if above not in region or not BARE_COUNT.fullmatch(located.lines[above].upper) or below - above - 1 < 2:
+        return None
+    line = located.lines[index]
+    start = len(line.text) - len(line.text.lstrip())
+    return index, start, len(line.text.rstrip())
+
+
+def _fragment_like(located: Located, index: int) -> bool:
+    """No price on the line, and a word of two letters or more that is not a unit, a tax flag, a code or a time."""
+    line = located.lines[index]
+    if not line.has_letters or any(a.money or a.at or a.decimals >= 3 for a in located.amounts[index]):
+        return False
+    if TIME.search(line.upper) or _skipped(located, index):
+        return False
+    for token in TOKEN.finditer(line.upper):
+        word = re.sub(r"[^A-Z0-9]", "", token.group())
+        letters = sum(c.isalpha() for c in word)
+        if letters >= 2 and not (NUMERIC_TOKEN.fullmatch(word) or _leading_code(token.group()) or word in NOT_NAME):
+            return True
+    return False
 
 
 def _net_after_discount(located: Located, index: int) -> Amount | None:
@@ -201,7 +238,7 @@ def _skipped(located: Located, index: int) -> bool:
         return True
     if ATTRIBUTE.search(text) and "@" not in text:  # "White / M @ 29.00 (was 35.00)" still gives the unit price
         return True
-    return any(amount.value < 0 for amount in located.amounts[index])
+    return any(amount.value < 0 and amount.money for amount in located.amounts[index])
 
 
 def name_span(located: Located, index: int) -> tuple[int, int, int] | None:
@@ -481,6 +518,22 @@ def _explains(detail: Row, total: Amount | None) -> bool:
         return False
     count = detail.quantity.value if detail.quantity else Decimal(1)
     return _close(count * detail.unit.value, total.value)
+
+
+def _without_subtotal(located: Located, drafts: list[Draft]) -> None:
+    """The box layout runs the last item's numbers into the unlabelled subtotal printed under it ("14.50" / "14.80" /
+    "45.70", where 45.70 is every item added up): when the last number of the last item's number-only row is the sum
+    of the other items' totals and an earlier price of that row, the item's numbers end at that price."""
+    if len(drafts) < 2 or drafts[-1].numbers.name is not None or len(drafts[-1].numbers.lines) < 2:
+        return
+    row = drafts[-1].numbers
+    others = sum((d.numbers.total.value for d in drafts[:-1]), Decimal(0))
+    money = [a for a in _amounts_after_name(located, row.lines, None) if a.money and a.value > 0]
+    if len(money) < 2 or money[-1] is not row.total:
+        return
+    price = next((a for a in money[:-1] if a.line < row.total.line and a.value + others == row.total.value), None)
+    if price is not None:
+        drafts[-1].numbers = read_row(located, tuple(i for i in row.lines if i <= price.line), None)
 
 
 # --- Items --------------------------------------------------------------------------------------------------------
