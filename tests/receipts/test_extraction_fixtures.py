@@ -19,6 +19,7 @@ import pytest
 
 from insightshop.services.receipts.document import ReceiptDocument, ReceiptExtraction
 from insightshop.services.receipts.extraction import extract, vocabulary
+from insightshop.services.receipts.extraction.merchant import as_typed
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "receipts"
 LABELS = json.loads((FIXTURES / "items.json").read_text(encoding="utf-8"))
@@ -129,8 +130,10 @@ def test_every_value_has_evidence_pointing_at_the_characters_it_was_read_from(fi
 
 
 def _check(field: str, value, printed: list[str]) -> None:
-    if field in ("merchant_name", "merchant_address", "item_name"):
+    if field in ("merchant_name", "item_name"):
         assert " ".join(printed) == value
+    elif field == "merchant_address":  # the printed lines, a spaced-off comma or full stop against its word
+        assert " ".join(as_typed(p) for p in printed) == value
     elif field == "purchase_date":
         assert _date_parts(printed[0]) >= {value[:4].lstrip("0")[-2:], str(int(value[5:7])), str(int(value[8:]))}
     elif field == "currency":

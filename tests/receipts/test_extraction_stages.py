@@ -518,6 +518,16 @@ def test_a_postcode_line_printed_under_a_contact_line_still_ends_the_address():
     )
 
 
+def test_a_comma_or_full_stop_set_off_by_a_space_is_written_against_its_word():
+    assert address(
+        "KEDAI BESI SDN BHD", "LOT 12-A, JALAN KPX 9 ,", "TAMAN PERINDUSTRIAN MAJU ,", "43000 KAJANG , SELANGOR ."
+    ) == ("LOT 12-A, JALAN KPX 9, TAMAN PERINDUSTRIAN MAJU, 43000 KAJANG , SELANGOR.")
+    assert address("KEDAI BUKU", "NO . J-1-02, JALAN BESAR ,", "50480 KL") == "NO.J-1-02, JALAN BESAR, 50480 KL"
+    # the evidence still points at the printed characters, spaces included
+    result = located("KEDAI BESI SDN BHD", "LOT 12-A, JALAN KPX 9 ,", "43000 KAJANG")
+    assert find_address(result, find_merchant(result)).spans == ((1, 0, 23), (2, 0, 12))
+
+
 def test_a_header_without_an_address_gives_none():
     assert address("INSIGHTSHOP", "Everyday clothing for the whole family", "2 x White Oxford Shirt   58.00") is None
 

@@ -51,6 +51,8 @@ REGISTRATION_LINE = re.compile(  # "(1095514-X)", "CO. REG. NO: 001011128-T", "C
     r"^\W*(?:(?:CO\.?|COMPANY)\s*(?:REG(?:ISTRATION)?\.?\s*)?(?:NO\.?)?|ROC(?:\s*NO\.?)?|REG\.?\s*NO\.?)\s*[:.]?\s*\(?"
     r"[A-Z]{0,3}\d{4,}-?[A-Z]\b|^\W*\(?\s*\d{4,}-?[A-Z]\s*\)?\W*$"
 )
+SPACED_END = re.compile(r"(?<=\w)\s+([,.])\s*$")  # "JALAN KPB 6 ,", "PETALING JAYA ."
+SPACED_STOP = re.compile(r"(?<=\w)\s+\.\s+(?=\w)")  # "NO . 3", "B . CAVES"
 LABELLED = re.compile(r"(?:\bNUMBER|\bNO\.?|#)\s*[:#]\s*$")  # "CHIT NUMBER: 12091", "ORDER #: 10234": not postcodes
 HEADER_LINES = 14
 KEY_VALUE = re.compile(r"^\s*[A-Z][A-Z .]{1,20}\s*:\s*\S")  # "PRESIDENT : KANG", "CASHIER: ANN"
@@ -270,11 +272,19 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
     label = ADDRESS_LABEL.match(lines[first].upper)
     if label and spans and spans[0][0] == first:  # "HQ ADD: LOT 11995, ...": the label is not part of the address
         spans[0] = _trimmed(lines[first], label.end(), spans[0][2]) or spans[0]
-    value = " ".join(lines[i].text[s:e] for i, s, e in spans)
+    value = " ".join(as_typed(lines[i].text[s:e]) for i, s, e in spans)
     postcode = any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans)
     # Exact-match accuracy of addresses with a postcode is about two in three (punctuation and line-breaks differ
     # between printers and annotators), so even a complete-looking address stays near the 0.7 threshold.
     return TextField(value, tuple(spans), 0.75 if postcode else 0.55) if value else None
+
+
+def as_typed(part: str) -> str:
+    """An address line as people type it: a comma or full stop that the print sets off with a space is written
+    against the word before it ("JALAN KPB 6 ," -> "JALAN KPB 6,", "PETALING JAYA ." -> "PETALING JAYA.",
+    "NO . 3" -> "NO.3"); everything else as printed."""
+    part = SPACED_END.sub(r"\1", part)
+    return SPACED_STOP.sub(".", part)
 
 
 def _open_lines_above(lines: tuple[Line, ...], first: int, excluded: set[int]) -> int:
