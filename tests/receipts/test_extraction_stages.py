@@ -528,6 +528,23 @@ def test_a_comma_or_full_stop_set_off_by_a_space_is_written_against_its_word():
     assert find_address(result, find_merchant(result)).spans == ((1, 0, 23), (2, 0, 12))
 
 
+def test_a_branch_name_above_the_numbered_street_line_is_not_the_address():
+    assert address(
+        "NOODLE HOUSE SDN BHD (123456-A)", "NOODLE HOUSE PLAZA MAWAR", "NO.12-1, PLAZA MAWAR INDAH 3,",
+        "JALAN 2/3, TAMAN MAWAR,", "56000 KUALA LUMPUR.", "GST ID: 000123456789",
+    ) == "NO.12-1, PLAZA MAWAR INDAH 3, JALAN 2/3, TAMAN MAWAR, 56000 KUALA LUMPUR."  # fmt: skip
+    assert address(
+        "HEALTH PHARMACY SDN BHD", "TAMAN SRI MUDA", "NO 7 JALAN SRI MUDA 2", "TAMAN SRI MUDA", "TEL:03-1234567"
+    ) == ("NO 7 JALAN SRI MUDA 2 TAMAN SRI MUDA")
+    # a street line above the house number, or a name not repeated below, stays
+    assert address("KEDAI", "JALAN LOKE YEW BENTONG", "90 GROUND FLOOR", "JALAN BENTONG") == (
+        "JALAN LOKE YEW BENTONG 90 GROUND FLOOR JALAN BENTONG"
+    )
+    assert address(
+        "PIZZA CO SDN BHD", "PIZZA CO TAMAN UNIVERSITI", "30, JLN KEBUDAYAAN 7, TMN UNIVERSITI", "81300 SKUDAI, JOHOR"
+    ) == ("PIZZA CO TAMAN UNIVERSITI 30, JLN KEBUDAYAAN 7, TMN UNIVERSITI 81300 SKUDAI, JOHOR")
+
+
 def test_a_header_without_an_address_gives_none():
     assert address("INSIGHTSHOP", "Everyday clothing for the whole family", "2 x White Oxford Shirt   58.00") is None
 

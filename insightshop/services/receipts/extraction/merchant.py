@@ -53,6 +53,7 @@ REGISTRATION_LINE = re.compile(  # "(1095514-X)", "CO. REG. NO: 001011128-T", "C
 )
 SPACED_END = re.compile(r"(?<=\w)\s+([,.])\s*$")  # "JALAN KPB 6 ,", "PETALING JAYA ."
 SPACED_STOP = re.compile(r"(?<=\w)\s+\.\s+(?=\w)")  # "NO . 3", "B . CAVES"
+NUMBERED_START = re.compile(r"^\W*(?:NO|LOT|UNIT|BLOCK|BLK)\b\.?\s*[:.]?\s*[A-Z]?-?\d")  # "NO 15 JALAN", "LOT 2-1"
 LABELLED = re.compile(r"(?:\bNUMBER|\bNO\.?|#)\s*[:#]\s*$")  # "CHIT NUMBER: 12091", "ORDER #: 10234": not postcodes
 HEADER_LINES = 14
 KEY_VALUE = re.compile(r"^\s*[A-Z][A-Z .]{1,20}\s*:\s*\S")  # "PRESIDENT : KANG", "CASHIER: ANN"
@@ -268,6 +269,7 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
     if first is None:
         return None
     first = _street_line_above(lines, _open_lines_above(lines, first, excluded), excluded)
+    first = _past_branch_name(lines, first, excluded)
     spans = _address_spans(lines, first, excluded)
     label = ADDRESS_LABEL.match(lines[first].upper)
     if label and spans and spans[0][0] == first:  # "HQ ADD: LOT 11995, ...": the label is not part of the address
@@ -285,6 +287,24 @@ def as_typed(part: str) -> str:
     "NO . 3" -> "NO.3"); everything else as printed."""
     part = SPACED_END.sub(r"\1", part)
     return SPACED_STOP.sub(".", part)
+
+
+def _past_branch_name(lines: tuple[Line, ...], first: int, excluded: set[int]) -> int:
+    """A branch or outlet name printed above the numbered street line ("SUSHI KING PLAZA DAMAI" over "NO.37-1, PLAZA
+    DAMAI 2,", "BANDAR BARU BANGI" over "NO 15 JALAN 10" / "BANDAR BARU BANGI"): a line without a number whose last
+    words come again in the address right below it names the shop, it is not the first line of its address."""
+    text = _part(lines[first]).strip()
+    below = [i for i in range(first + 1, min(first + 3, len(lines))) if i not in excluded]
+    if any(c.isdigit() for c in text) or not below or below[0] != first + 1:
+        return first
+    street = _part(lines[first + 1]).strip()
+    if not (HOUSE_NUMBER.match(street) or UNIT_NUMBER.match(street) or NUMBERED_START.match(street)):
+        return first
+    words = re.findall(r"[A-Z0-9']+", text)
+    tail = r"\W+".join(re.escape(word) for word in words[-2:])
+    if len(words) < 2 or not any(re.search(rf"\b{tail}\b", _part(lines[i])) for i in below):
+        return first
+    return first + 1
 
 
 def _open_lines_above(lines: tuple[Line, ...], first: int, excluded: set[int]) -> int:
