@@ -90,6 +90,10 @@ def handle_csrf_error(error: CSRFError):
 
 
 def handle_http_error(error: HTTPException):
+    original = getattr(error, "original_exception", None)
+    if isinstance(original, DATABASE_UNAVAILABLE):
+        # Raised where Flask only looks for 500 handlers (an after_request hook): still an outage, not a bug.
+        return handle_database_unavailable(original)
     status = error.code or 500
     if wants_json():
         code = HTTP_CODES.get(status, ErrorCode.BAD_REQUEST if status < 500 else ErrorCode.INTERNAL_ERROR)

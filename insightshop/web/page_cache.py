@@ -17,6 +17,7 @@ from ..services import pricing
 from ..services.page_cache import PageCache, install_invalidation
 from .anonymous_session import holds_nothing_personal
 from .cached_pages import LOOKUP, STORABLE, CachedPageServer, Storable
+from .errors import DATABASE_UNAVAILABLE
 
 CACHED_ENDPOINTS = frozenset({"shop.show_home", "shop.show_catalog", "shop.show_product"})
 
@@ -57,8 +58,14 @@ def mark_storable(response: Response) -> Response:
         return response
     if response.status_code != 200 or response.direct_passthrough or response.is_streamed or not holds_nothing_personal(session):
         return response  # e.g. the view flashed a message or gave the visitor a guest identity
+    try:
+        ttl = _seconds_to_keep(utcnow())
+    except DATABASE_UNAVAILABLE:
+        # The page was built (from cached data) but the database went away since: serve it, store nothing. The
+        # request's teardown (errors.release_database_session) deals with the dead session.
+        return response
     request.environ[STORABLE] = Storable(
-        ttl=_seconds_to_keep(utcnow()),
+        ttl=ttl,
         token=g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")),
         endpoint=request.endpoint,
         rule=request.url_rule.rule,

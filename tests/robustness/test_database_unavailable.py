@@ -102,3 +102,48 @@ def test_a_connection_cut_after_the_answer_was_made_keeps_the_answer(database_ur
     assert client.get("/api/products").status_code == 200  # the next request gets a working session
     with app.app_context():
         db.engine.dispose()
+
+
+def _outage() -> Exception:
+    import psycopg
+    import sqlalchemy.exc
+
+    return sqlalchemy.exc.OperationalError("SELECT 1", {}, psycopg.OperationalError("connection refused"))
+
+
+def test_an_outage_met_in_an_after_request_hook_is_a_503_not_a_500(database_url):
+    # Flask hands an exception from an after_request hook to its 500 handlers only, never to the outage's own.
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": database_url})
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the handlers answer instead of the test client
+
+    @app.after_request
+    def query_after_the_view(response):
+        raise _outage()
+
+    api = app.test_client().get("/api/products")
+    page = app.test_client().get("/catalog")
+
+    assert api.status_code == 503 and api.get_json()["error"]["code"] == "service_unavailable"
+    assert page.status_code == 503 and "briefly unavailable" in page.get_data(as_text=True)
+    assert api.headers["Retry-After"] == page.headers["Retry-After"] == "5"
+
+
+def test_a_page_built_before_the_outage_is_served_and_not_stored(database_url, monkeypatch):
+    from insightshop.services import pricing
+    from insightshop.web import page_cache
+
+    app = create_app({"APP_ENV": "testing", "SECRET_KEY": "x" * 40, "SQLALCHEMY_DATABASE_URI": database_url})
+    page_cache.enable(app)
+    client = app.test_client()
+    client.get("/privacy")  # any page: settles the session cookie's first-visit work
+
+    def database_gone(now):
+        raise _outage()
+
+    monkeypatch.setattr(pricing, "next_price_change", database_gone)  # the page cache asks it after the view
+    first, second = client.get("/"), client.get("/")
+
+    assert first.status_code == second.status_code == 200
+    assert first.headers["X-Cache"] == second.headers["X-Cache"] == "miss"  # served, never stored
+    with app.app_context():
+        db.engine.dispose()
