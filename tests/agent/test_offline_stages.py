@@ -310,7 +310,9 @@ def test_what_is_ruled_out_with_a_contraction_is_never_searched_for(message, exc
     assert excluded not in str(planned.arguments) and "aren" not in str(planned.arguments)
 
 
-@pytest.mark.parametrize("message", ["add the oxford shirt in navy M", "add the Oxford Button-Down Shirt in white, size S, for kids"])
+@pytest.mark.parametrize(
+    "message", ["add the oxford shirt in navy M", "add the Oxford Button-Down Shirt in white, size S, for kids"]
+)
 def test_a_named_product_that_fits_one_entry_is_added_without_a_question(message):
     [planned] = interpret(message, {}).calls
     assert planned.name == "cart_add_item" and "product_id" in planned.arguments
@@ -392,7 +394,9 @@ def test_only_wanting_a_count_of_no_named_line_reads_no_cart(message):
     assert "cart_show" not in [c.name for c in interpret(message, {}).calls]
 
 
-@pytest.mark.parametrize("message", ["do you have a pink onesie?", "compare the onesie and product 3", "show me a shift"])
+@pytest.mark.parametrize(
+    "message", ["do you have a pink onesie?", "compare the onesie and product 3", "show me a shift"]
+)
 def test_a_rare_name_word_names_a_product_only_in_an_add(message):
     result = interpret(message, {})
     assert all(c.name != "cart_add_item" for c in result.calls)
@@ -478,3 +482,31 @@ def test_add_it_after_a_search_with_several_results_keeps_the_searched_garment()
 def test_swap_the_hoodie_for_a_black_one_is_still_a_cart_swap():
     [planned] = interpret("swap the hoodie for a black one", {}).calls
     assert planned.name == "cart_show" and planned.then is not None
+
+
+LINE_ADDED = {"last_action": "cart_add_item", "last_item": {"clothing_type": "shirt", "selected_color": "red"},
+              "last_line": {"product_id": 11, "color": "red", "size": "L", "quantity": 1}}  # fmt: skip
+
+
+@pytest.mark.parametrize("message, quantity", [("one more of the same", 1), ("same again please", 1),
+                                               ("add 2 more", 2), ("can i get another one?", 1)])  # fmt: skip
+def test_more_of_the_same_is_the_line_just_added(message, quantity):
+    [planned] = interpret(message, LINE_ADDED).calls
+    assert planned.arguments == {"product_id": 11, "selected_size": "L", "selected_color": "red", "quantity": quantity}
+
+
+def test_one_more_in_a_colour_the_product_is_not_made_in_is_not_that_product():
+    result = interpret("one more but in pink", LINE_ADDED)
+    assert all(c.arguments.get("product_id") != 11 for c in result.calls)
+
+
+@pytest.mark.parametrize("message", ["actually make the hoodies 2", "make my hoodie 2 please"])
+def test_make_the_named_garment_n_reads_the_cart_to_set_its_count(message):
+    [planned] = interpret(message, {}).calls
+    assert planned.name == "cart_show" and planned.then.label() == {"line": {"clothing_type": "hoodie"}, "count": 2}
+
+
+def test_make_the_line_bigger_is_no_count():
+    result = interpret("make the hoodie XL", {"last_action": "cart_add_item",
+                                              "last_item": {"clothing_type": "hoodie", "selected_size": "M"}})  # fmt: skip
+    assert all(c.name != "cart_show" for c in result.calls)

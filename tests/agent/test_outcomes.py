@@ -366,7 +366,9 @@ def test_a_size_letter_alone_answers_which_size(guest):
     assert turn["tool_calls"][0]["arguments"]["quantity"] == 3
 
 
-@pytest.mark.parametrize("message, pick", [("buy the cheapest hoodie in small", min), ("add the most expensive dress in M", max)])
+@pytest.mark.parametrize(
+    "message, pick", [("buy the cheapest hoodie in small", min), ("add the most expensive dress in M", max)]
+)
 def test_the_cheapest_or_priciest_garment_is_chosen_not_asked_about(guest, message, pick):
     say(guest, message)
 
@@ -858,7 +860,10 @@ def test_a_word_of_a_name_just_listed_picks_that_product(guest):
 
 def test_two_words_of_a_name_pick_it_and_navy_ones_l_keep_their_size(guest):
     say(guest, "add 1 grey crew neck tee M and 2 navy ones L")
-    assert {(color, size, quantity) for _p, color, size, quantity in lines(guest)} == {("grey", "M", 1), ("navy", "L", 2)}
+    assert {(color, size, quantity) for _p, color, size, quantity in lines(guest)} == {
+        ("grey", "M", 1),
+        ("navy", "L", 2),
+    }
     assert {db.session.get(Product, p).name for p, *_ in lines(guest)} == {"Essential Crew Neck Tee"}
 
 
@@ -931,7 +936,9 @@ def test_the_colours_of_the_trench_coat_are_the_trench_coats(guest):
     assert turn["reply"].startswith("The Belted Trench Coat") and "Parka" not in turn["reply"]
 
 
-@pytest.mark.parametrize("message", ["i want the tie neck blouse in black size m", "I'd like the crew neck tee in navy, L"])
+@pytest.mark.parametrize(
+    "message", ["i want the tie neck blouse in black size m", "I'd like the crew neck tee in navy, L"]
+)
 def test_i_want_the_named_product_in_a_size_adds_it(guest, message):
     say(guest, message)
     [(_product_id, _color, size, quantity)] = lines(guest)
@@ -1076,7 +1083,11 @@ def test_a_bare_position_picks_from_the_list_and_yes_adds_it(guest):
 def test_actually_the_linen_one_replaces_the_line_just_added(guest):
     say(guest, "add a blue shirt for work size m", "actually the linen one")
     [(product_id, color, size, quantity)] = lines(guest)
-    assert db.session.get(Product, product_id).name == "Relaxed Linen Shirt" and (color, size, quantity) == ("blue", "M", 1)
+    assert db.session.get(Product, product_id).name == "Relaxed Linen Shirt" and (color, size, quantity) == (
+        "blue",
+        "M",
+        1,
+    )
 
 
 def test_another_colour_too_stays_in_the_department_of_the_line_added(guest):
@@ -1190,3 +1201,37 @@ def test_wanting_a_refund_gets_the_returns_answer_never_a_product_search(guest, 
     turn = say(guest, message)
     assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
     assert turn["reply"].startswith("You can return items within 30 days")
+
+
+# Follow-ups after an add: more of the same line, a line's count set by its garment -------------------------------
+
+
+@pytest.mark.parametrize("follow_up", ["one more of the same", "another one of those", "add one more", "same again",
+                                       "can I get another one please", "ok 2 more"])  # fmt: skip
+def test_one_more_after_an_add_grows_the_line_just_added(guest, follow_up):
+    turn = say(guest, "add a red flannel shirt L", follow_up)
+
+    expected = 3 if follow_up.startswith("ok 2") else 2
+    assert lines(guest) == [(11, "red", "L", expected)]
+    assert f"You have {expected} of them now" in turn["reply"]
+
+
+def test_one_more_but_in_another_colour_is_the_same_product_and_size_as_a_new_line(guest):
+    first = say(guest, "add a red flannel shirt L")
+    turn = say(guest, "one more of those but in brown", conversation=first["conversation_id"])
+
+    assert lines(guest) == [(11, "brown", "L", 1), (11, "red", "L", 1)]
+    assert "Brown, L" in turn["reply"]
+
+
+@pytest.mark.parametrize("message, expected", [("actually make the hoodies 2", 2), ("make my hoodie 3 please", 3),
+                                               ("ok make the black hoodies 1", 1)])  # fmt: skip
+def test_make_the_named_line_n_sets_that_lines_count_not_adds_n(guest, message, expected):
+    cart.add_item(guest, 27, 2, "black", "L")
+    cart.add_item(guest, 13, 1, "navy", "M")
+
+    turn = say(guest, message)
+
+    assert lines(guest) == [(13, "navy", "M", 1), (27, "black", "L", expected)]
+    assert turn["tool_calls"][0]["name"] == "cart_show"
+    assert "Heavyweight Fleece Hoodie" in turn["reply"]

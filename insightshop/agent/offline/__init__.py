@@ -118,11 +118,15 @@ def _want_the_named(text: str, request: intent.Request) -> str:
 
 
 # "size 10-11 years", "in age 5-6": a kids' size given as an age (the size guide's kids' table reads it as a letter).
-AGE_AS_SIZE = re.compile(r"(?i)\b(?:size|sz|in|age[sd]?)\s+(?:age[sd]?\s+)?(\d{1,2})(?:\s*(?:-|–|to)\s*(\d{1,2}))?"
-                         r"(?:\s*(?:years?|yrs?|y/?o)\b(?![\s-]*old))?")
+AGE_AS_SIZE = re.compile(
+    r"(?i)\b(?:size|sz|in|age[sd]?)\s+(?:age[sd]?\s+)?(\d{1,2})(?:\s*(?:-|–|to)\s*(\d{1,2}))?"
+    r"(?:\s*(?:years?|yrs?|y/?o)\b(?![\s-]*old))?"
+)
 AGE_WORDS = re.compile(r"(?i)\b(?:years?|yrs?|y/?o)\b(?![\s-]*old)|\bage[sd]?\s+\d")
-LEFT_OVER_SIZE = re.compile(r"\b(?:size|sz)\s+\d{1,2}\s*(?:-|–|to)?\s*(?=for\s+kids\b|$|,)|\b(?:size|sz)\s+(?=for\s+kids\b)|"
-                            r"\b(?:in|age[sd]?)\s+(?=for\s+kids\b)")
+LEFT_OVER_SIZE = re.compile(
+    r"\b(?:size|sz)\s+\d{1,2}\s*(?:-|–|to)?\s*(?=for\s+kids\b|$|,)|\b(?:size|sz)\s+(?=for\s+kids\b)|"
+    r"\b(?:in|age[sd]?)\s+(?=for\s+kids\b)"
+)
 
 
 def _age_as_size(text: str, request: intent.Request) -> str:
@@ -147,8 +151,10 @@ def _age_range(text: str) -> tuple[int, int]:
     return numbers[0], numbers[-1]
 
 
-RELATIVE_SIZE = re.compile(r"(?i)\b(?:in\s+)?(?:a|one)\s+(?:size\s+)?(bigger|larger|smaller)(?:\s+size)?\b|"
-                           r"\b(?:a\s+)?size\s+(up|down)\b")
+RELATIVE_SIZE = re.compile(
+    r"(?i)\b(?:in\s+)?(?:a|one)\s+(?:size\s+)?(bigger|larger|smaller)(?:\s+size)?\b|"
+    r"\b(?:a\s+)?size\s+(up|down)\b"
+)
 
 
 def _relative_size(text: str, request: intent.Request) -> str:
@@ -201,7 +207,9 @@ def _products_as_ids(text: str, request: intent.Request, msg: rules.Msg) -> str:
     """ "compare the Oxford Button-Down Shirt with the Crisp Poplin Dress Shirt" → "compare product 1 with product 2"."""
     adding = not (msg.has(rules.COMPARE) or rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core))
     # Adding with no garment said, a word only one product's name has names it ("a pink onesie for my toddler").
-    mentions = entities.product_mentions(text, request.vocabulary, msg.types or None, rare=adding and msg.has(rules.ADD))
+    mentions = entities.product_mentions(
+        text, request.vocabulary, msg.types or None, rare=adding and msg.has(rules.ADD)
+    )
     if not mentions:
         return text
     if adding and len(mentions) > 1:

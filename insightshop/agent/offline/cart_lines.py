@@ -93,7 +93,9 @@ def swap_steps(cart: dict, old: WantedLine, new: dict, quantity: int | None) -> 
         new.setdefault("category", line["category"])
     new.setdefault("selected_size", line["size"])
     if (new.get("product_id"), new.get("selected_color"), new["selected_size"]) == (
-        line["product_id"], line["color"], line["size"]
+        line["product_id"],
+        line["color"],
+        line["size"],
     ):
         return [], f"That's what your cart already holds: {line['quantity']} × {line_label(line)}."
     added = {**new, "quantity": min(quantity or int(line["quantity"]), MAX_LINE_QUANTITY)}
@@ -110,11 +112,12 @@ def keep_only(cart: dict, kept: WantedLine) -> tuple[list[Step], str | None]:
     keep = [line for line in lines if kept.fits(line)]
     if not keep:
         held = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in lines)
-        return [], (f"Your cart has no {kept.described()}, so I left it as it is." + (f" It holds {held}." if held else ""))
+        return [], (
+            f"Your cart has no {kept.described()}, so I left it as it is." + (f" It holds {held}." if held else "")
+        )
     gone = [line for line in lines if line not in keep]
     if not gone:
         return [], "Your cart only holds those already: " + "; ".join(
             f"{line['quantity']} × {line_label(line)}" for line in keep
         ) + "."
     return [("cart_remove_item", _line_key(line), False) for line in gone], None
-

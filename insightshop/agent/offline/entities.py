@@ -110,7 +110,9 @@ def product_mentions(
     if not tokens:
         return []
     scored = []
-    unique = _telling_words(vocabulary, tuple(sorted(types))) if types else _rare_words(vocabulary) if rare else frozenset()
+    unique = (
+        _telling_words(vocabulary, tuple(sorted(types))) if types else _rare_words(vocabulary) if rare else frozenset()
+    )
     for name, distinct in _distinctive(vocabulary).items():
         if not distinct:
             continue

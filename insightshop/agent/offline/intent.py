@@ -154,7 +154,9 @@ def negation(request: Request) -> Interpretation | str | None:
     if not dropped:
         return None
     rest = ", ".join(kept).strip()
-    if rest and (CORRECTION.search(rest) or _QTY_CHANGE.match(rest) or re.match(r"(?:make|change)\s+(?:it|that|them)\b", rest)):
+    if rest and (
+        CORRECTION.search(rest) or _QTY_CHANGE.match(rest) or re.match(r"(?:make|change)\s+(?:it|that|them)\b", rest)
+    ):
         return rest  # "no wait, I meant XL", "no wait, just one": the rules change what was just asked for
     if rest and ACTION.search(rest) or rest and re.search(r"\b(?:show|find|search|what|how|where)\b", rest):
         return rest
@@ -176,7 +178,11 @@ UNDO_ADD = re.compile(
 
 def _undo_last_add(request: Request) -> Interpretation | None:
     context, last = request.context, request.context.get("last_item")
-    if not UNDO_ADD.search(request.plain) or context.get("last_action") != "cart_add_item" or context.get("last_add_failed"):
+    if (
+        not UNDO_ADD.search(request.plain)
+        or context.get("last_action") != "cart_add_item"
+        or context.get("last_add_failed")
+    ):
         return None
     if not isinstance(last, dict) or not last:
         return None
@@ -198,8 +204,14 @@ def policy_question(request: Request) -> Interpretation | None:
     plain = request.plain
     shopper_cancels = not request.is_admin and re.search(r"\bcancel\s+my\s+order\b", plain) and QUESTION.search(plain)
     # "can you cancel my order 3?": how a shopper cancels (only the shop changes an order's status)
-    changing_an_order = re.search(r"\b(?:change|update|edit|modify|correct)\s+(?:my\s+|the\s+)?(?:shipping\s+|delivery\s+)?"
-                                  r"address\b|\b(?:return|refund|exchange|send\s+back)\b", plain) or shopper_cancels
+    changing_an_order = (
+        re.search(
+            r"\b(?:change|update|edit|modify|correct)\s+(?:my\s+|the\s+)?(?:shipping\s+|delivery\s+)?"
+            r"address\b|\b(?:return|refund|exchange|send\s+back)\b",
+            plain,
+        )
+        or shopper_cancels
+    )
     # "change my shipping address on order 3", "I want to return my order 12": how that is done
     if not changing_an_order and (
         ADDRESSY.search(request.norm.text) or ORDER_NUMBER.search(plain) or entities.tracking_number(request.norm.text)
@@ -249,9 +261,13 @@ def not_sold(request: Request) -> Interpretation | None:
                                                           or LOOKING_FOR.search(plain[: m.start()]))), None)  # fmt: skip
     if missing is None:
         return None
-    carried = [CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts") for kind in request.vocabulary.clothing_types]
+    carried = [
+        CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts") for kind in request.vocabulary.clothing_types
+    ]
     listed = ", ".join(carried[:-1]) + " and " + carried[-1] if len(carried) > 1 else "".join(carried)
-    return reply(request, f"Sorry, we don't sell {_plural(missing)} — InsightShop carries {listed}, for men, women and kids.")
+    return reply(
+        request, f"Sorry, we don't sell {_plural(missing)} — InsightShop carries {listed}, for men, women and kids."
+    )
 
 
 def _plural(noun: str) -> str:

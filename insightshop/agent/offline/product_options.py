@@ -27,7 +27,9 @@ class OptionsQuestion:
     def __call__(self, result: dict) -> tuple[list, str]:
         products = [p for p in result.get("products") or [] if isinstance(p, dict)]
         if self.named:
-            by_name = [p for p in products if set(self.named) <= set(str(p.get("name", "")).lower().replace("-", " ").split())]
+            by_name = [
+                p for p in products if set(self.named) <= set(str(p.get("name", "")).lower().replace("-", " ").split())
+            ]
             products = by_name or products  # "the trench coat": the Belted Trench Coats, not a parka whose text says it
         if self.product_id is not None:
             target = next((p for p in products if p.get("id") == self.product_id), None)
@@ -80,7 +82,9 @@ def _sizes_answer(product: dict, size: str | None, color: str | None) -> str:
     if size:
         wanted = next((v for v in variants if v.get("size") == size), None)
         if wanted is None:
-            return f"No — the {title} isn't made in {size}" + (f"; it comes in {_listed(in_stock)}." if in_stock else ".")
+            return f"No — the {title} isn't made in {size}" + (
+                f"; it comes in {_listed(in_stock)}." if in_stock else "."
+            )
         if (wanted.get("stock") or 0) > 0:
             return f"Yes — the {title} is in stock in {size} ({wanted['stock']} left)."
         others = f"; in stock in {_listed(in_stock)}" if in_stock else ""

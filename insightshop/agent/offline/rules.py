@@ -177,7 +177,9 @@ MONEY = r"(?<![\d.])(\d++(?:\.\d{1,2})?)"
 CURRENCY = r"(?:\$|dollars?|bucks|usd|euros?|quid|pounds?)"
 AMOUNT = re.compile(r"\$\s*" + MONEY + r"|" + MONEY + r"\s*" + CURRENCY)
 PRICE_MAX = re.compile(
-    r"\b(?:" + NOT_ABOVE + r"|under|below|less\s+than|cheaper\s+than|lower\s+than|(?:no|not)\s+more\s+than|at\s+most|up\s+to|within|"
+    r"\b(?:"
+    + NOT_ABOVE
+    + r"|under|below|less\s+than|cheaper\s+than|lower\s+than|(?:no|not)\s+more\s+than|at\s+most|up\s+to|within|"
     r"max(?:imum)?(?:\s+(?:price|of))?|budget\s+(?:of|is)|for\s+less\s+than)\s*(?:a\s+)?\$?\s*"
     + MONEY
     + r"(?:\s*"
@@ -357,7 +359,9 @@ CART_SHOW = _rx(
     r"review|go\s+to|in\s+my|inside)\b|\bwhat\s+(?:did|have)\s+i\s+(?:add|put|got)"
 )
 # "what's left?" after a removal: the cart.
-WHATS_LEFT = _rx(r"^\W*(?:so\s+|ok(?:ay)?\s+|and\s+)?(?:what\s*(?:is|'?s)|whats)\s+(?:left|remaining|in\s+there|still\s+(?:there|in\s+it))\W*(?:now)?\W*$")
+WHATS_LEFT = _rx(
+    r"^\W*(?:so\s+|ok(?:ay)?\s+|and\s+)?(?:what\s*(?:is|'?s)|whats)\s+(?:left|remaining|in\s+there|still\s+(?:there|in\s+it))\W*(?:now)?\W*$"
+)
 SEARCH_VERB = _rx(
     r"\b(?:show|find|search|looking\s+for|look\s+for|browse|do\s+you\s+(?:have|sell|carry|stock)|"
     r"got\s+any|recommend|suggest|see|any|i\s+(?:want|need)|shopping\s+for|in\s+the\s+market\s+for)\b"
@@ -395,12 +399,21 @@ SET_LINE = re.compile(
     r"(?P<item>.+?)\s+(?:(?:quantity|qty|count)\s+)?(?:down\s+|up\s+)?to\s+(?P<count>" + NUM + r")"
     r"(?:\s+(?:pieces|units|items|pairs|of\s+them|total|in\s+total|please|pls))*\W*$"
 )
+# "actually make the hoodies 2", "make my socks 1": a line already in the cart, to a count, without "to".
+MAKE_LINE = re.compile(
+    r"^(?:(?:ok(?:ay)?|actually|sorry|oh|wait|no|hmm|please|pls|can\s+you|could\s+you|hey|and|so|now)[\s,]+)*"
+    r"(?:make|set|change|update)\s+(?:the|my)\s+(?P<item>[a-z][a-z' -]*?)\s+(?P<count>" + NUM + r")"
+    r"(?:\s+(?:pieces|units|items|pairs|of\s+them|total|in\s+total|instead|please|pls|then))*\W*$"
+)
 # "I only want 1 of the pocket tees": the count of a line already in the cart.
 ONLY_LINE = re.compile(
     r"^(?:(?:ok(?:ay)?|actually|sorry|hmm|oh|wait|no|and)[\s,]+)*(?:i\s+)?(?:only|just)\s+(?:want|need)\s+(?P<count>"
-    + NUM + r")\s+(?:of\s+(?:the|those|these|my)|(?:the|my))\s+(?P<item>.+?)(?:\s+(?:please|pls|thanks))?\W*$"
+    + NUM
+    + r")\s+(?:of\s+(?:the|those|these|my)|(?:the|my))\s+(?P<item>.+?)(?:\s+(?:please|pls|thanks))?\W*$"
 )
-NOT_A_LINE = re.compile(r"^(?:size|colou?r)\b|\b(?:price|cost|stock|status|order|sale|discount|rating|stars?|name|description)\b")
+NOT_A_LINE = re.compile(
+    r"^(?:size|colou?r)\b|\b(?:price|cost|stock|status|order|sale|discount|rating|stars?|name|description)\b"
+)
 # "what sizes does the grey hoodie come in?", "what colours does it come in?", "is it in stock?", "do you have it in
 # XL?": a question about a product's options, answered from the shop's stock.
 OPTIONS_ASPECT = re.compile(
@@ -788,7 +801,9 @@ NUMERIC_SIZE = re.compile(
 # Sizes past the shop's range ("XXXL", "3XL", "XXS"): said plainly, never read as the nearest one.
 BEYOND_SIZES = re.compile(r"\b(?:x{3,}l|[3-9]xl|x{3,}s|[2-9]xs)\b")
 # "add 0 socks", "add 1.5 shirts": no count the cart can hold.
-NOT_A_WHOLE_COUNT = re.compile(r"\b(?:add|buy|get|put|want|need|order)\s+(?:0|zero|none|\d+\.\d+|half\s+an?(?!\s+dozen))\s+[a-z]")
+NOT_A_WHOLE_COUNT = re.compile(
+    r"\b(?:add|buy|get|put|want|need|order)\s+(?:0|zero|none|\d+\.\d+|half\s+an?(?!\s+dozen))\s+[a-z]"
+)
 NEGATIVE_COUNT = re.compile(r"(?:^|\s)-\d+\b")
 
 
@@ -823,7 +838,9 @@ def _item(segment: str) -> Item:
 
 
 # "a black hoodie L, blue jeans M": a size letter right after the garment, ending its item.
-TRAILING_SIZE = re.compile(r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)(?:\s+(?:for\s+(?:me|myself|him|her|them)|please|pls))?\W*$")
+TRAILING_SIZE = re.compile(
+    r"\b([a-z-]+)\s+(xxl|xl|xs|s|m|l)(?:\s+(?:for\s+(?:me|myself|him|her|them)|please|pls))?\W*$"
+)
 
 
 def _lone_size(segment: str) -> str | None:
@@ -841,8 +858,10 @@ def _trailing_size(segment: str) -> str | None:
 
 
 # "a white tee S and the same in black": the item before, again, with what this part changes.
-SAME_AGAIN = re.compile(r"^\W*(?:(?P<same>the\s+same|same\s+(?:one|thing))|another(?:\s+one)?|one\s+more|(?:one|1)(?=\s+in\s)|"
-                        r"(?:an?|the|\d+|two|three|four|five)\s+(?:[a-z]+\s+)?ones?)\b")
+SAME_AGAIN = re.compile(
+    r"^\W*(?:(?P<same>the\s+same|same\s+(?:one|thing))|another(?:\s+one)?|one\s+more|(?:one|1)(?=\s+in\s)|"
+    r"(?:an?|the|\d+|two|three|four|five)\s+(?:[a-z]+\s+)?ones?)\b"
+)
 # "a navy coat in L, no actually XL": what follows replaces what was said before it.
 CHANGED_MIND = re.compile(r"^\W*(?:no|nope|actually|sorry|wait|oops|i\s+mean|rather)\b")
 
@@ -907,7 +926,9 @@ def _base_item(turn: Turn) -> Item | None:
     if isinstance(last, dict) and last:
         line = ctx.get("last_line") if isinstance(ctx.get("last_line"), dict) else {}
         # "a white one too" after a men's navy polo: the department the added line went to, when none was said
-        department = last.get("category") or (line.get("category") if ctx.get("last_action") == "cart_add_item" else None)
+        department = last.get("category") or (
+            line.get("category") if ctx.get("last_action") == "cart_add_item" else None
+        )
         return Item(product_id=last.get("product_id"), clothing_type=last.get("clothing_type"),
                     color=last.get("selected_color"), size=last.get("selected_size"), category=department)  # fmt: skip
     return Item(product_id=ctx["last_product_id"]) if isinstance(ctx.get("last_product_id"), int) else None
@@ -1079,8 +1100,10 @@ def _checkout(turn: Turn, *, bare_name: bool = False) -> Interpretation:
 
 
 # "delete all reviews", "remove all my orders": everything of something else, never the cart.
-NOT_THE_CART = re.compile(r"\b(?:reviews?|orders?|products|users?|customers?|accounts?|sales?|receipts?|wishlist|"
-                          r"favou?rites|addresses|history|data)\b")
+NOT_THE_CART = re.compile(
+    r"\b(?:reviews?|orders?|products|users?|customers?|accounts?|sales?|receipts?|wishlist|"
+    r"favou?rites|addresses|history|data)\b"
+)
 
 
 def h_cart_clear(turn: Turn) -> Interpretation | None:
@@ -1090,10 +1113,15 @@ def h_cart_clear(turn: Turn) -> Interpretation | None:
         r"whole|shopping|every|all|all\s+the|any)\s+)*(?:carts?|baskets?|bags?|trolley)\b",
         msg.norm,
     )
-    spared_all = re.search(r"\b(?:remove|delete|drop|take\s+out)\s+(?:everything|all(?:\s+(?:the\s+)?(?:items|things|rest))?)\s+"
-                           r"(?:except|but|apart\s+from|other\s+than|besides|save)\b", msg.norm)
-    everything = spared_all or (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm)) and not (
-        msg.types or msg.product_ids or NOT_THE_CART.search(msg.norm)
+    spared_all = re.search(
+        r"\b(?:remove|delete|drop|take\s+out)\s+(?:everything|all(?:\s+(?:the\s+)?(?:items|things|rest))?)\s+"
+        r"(?:except|but|apart\s+from|other\s+than|besides|save)\b",
+        msg.norm,
+    )
+    everything = (
+        spared_all
+        or (msg.has(CLEAR_ALL) or re.search(r"\bclear\s+(?:it\s+)?(?:all|everything)\b", msg.norm))
+        and not (msg.types or msg.product_ids or NOT_THE_CART.search(msg.norm))
     )
     emptied = re.search(CART + r".*\b(?:emptied|cleared)\b", msg.norm)
     if not (clear or everything or emptied):
@@ -1107,8 +1135,10 @@ def h_cart_clear(turn: Turn) -> Interpretation | None:
     return call(turn, "cart_clear", {})
 
 
-KEEP_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|but(?:\s+not)?|apart\s+from|other\s+than|besides|save|keep(?:ing)?)\s+"
-                         r"(?:for\s+)?(?:the\s+|my\s+)?(.+)$")
+KEEP_EXCEPT = re.compile(
+    r"\b(?:except(?:\s+for)?|but(?:\s+not)?|apart\s+from|other\s+than|besides|save|keep(?:ing)?)\s+"
+    r"(?:for\s+)?(?:the\s+|my\s+)?(.+)$"
+)
 
 
 @dataclass(frozen=True)
@@ -1297,8 +1327,10 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
 
 
 # "add 2 red shirts, no make it 3": the count said last stands.
-RECOUNT = re.compile(r"(?:,|\bno\b|\bactually\b|\bsorry\b|\bwait\b|\boops\b)\s*,?\s*(?:no\s*,?\s*)?(?:make\s+(?:it|that|them)|"
-                     r"i\s+mean|rather)\s+(" + NUM + r")\b")
+RECOUNT = re.compile(
+    r"(?:,|\bno\b|\bactually\b|\bsorry\b|\bwait\b|\boops\b)\s*,?\s*(?:no\s*,?\s*)?(?:make\s+(?:it|that|them)|"
+    r"i\s+mean|rather)\s+(" + NUM + r")\b"
+)
 
 
 def _add(turn: Turn, found: list[Item]) -> Interpretation:
@@ -1319,8 +1351,9 @@ def _add(turn: Turn, found: list[Item]) -> Interpretation:
             args.pop("selected_size", None)
             result = ask(turn, f"{asked} — which size would you like?")
             quantity = args.pop("quantity")
-            result.context.update(last_action="cart_add_item", last_item=args, last_quantity=quantity,
-                                  last_add_failed=True)  # nothing added yet: the answer adds, it swaps nothing
+            result.context.update(
+                last_action="cart_add_item", last_item=args, last_quantity=quantity, last_add_failed=True
+            )  # nothing added yet: the answer adds, it swaps nothing
             return result
         if args["quantity"] > 10:
             args["quantity"] = 10
@@ -1373,8 +1406,11 @@ def h_cart_show(turn: Turn) -> Interpretation | None:
     question = CART_QUESTION.search(msg.norm)
     if (msg.has(ADD) or msg.has(REMOVE)) and not question:
         return None
-    bare = re.fullmatch(r"\W*(?:(?:my|the|open|view|show)\s+)?(?:shopping\s+)?(?:cart|basket|bag)"
-                        r"(?:\s+(?:please|pls|plz|now|again))?\W*", msg.norm)
+    bare = re.fullmatch(
+        r"\W*(?:(?:my|the|open|view|show)\s+)?(?:shopping\s+)?(?:cart|basket|bag)"
+        r"(?:\s+(?:please|pls|plz|now|again))?\W*",
+        msg.norm,
+    )
     cart_words = msg.has(CART_RX) and (msg.has(CART_SHOW) or question)
     left = msg.has(WHATS_LEFT) and turn.ctx.get("last_action") in ("cart_remove_item", "cart_add_item", "cart_show")
     left = left or re.search(r"\bhow\s+much\b.*\b(?:all\s+together|altogether|together|in\s+total|total|in\s+all)\b|"
@@ -1410,7 +1446,7 @@ def h_quantity_change(turn: Turn) -> Interpretation | None:
 
 def h_set_line_quantity(turn: Turn) -> Interpretation | None:
     """ "set the grey hoodie to 4": read the cart, then add or remove the difference on that line."""
-    match = SET_LINE.match(turn.msg.norm) or ONLY_LINE.match(turn.msg.norm)
+    match = SET_LINE.match(turn.msg.norm) or ONLY_LINE.match(turn.msg.norm) or MAKE_LINE.match(turn.msg.norm)
     if not match or NOT_A_LINE.search(match.group("item")):
         return None
     count = _number(match.group("count"))

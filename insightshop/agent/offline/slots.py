@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ...services.pricing import line_total, quantize
-from ...services.vocabulary import COLORS, SIZES, normalise_color
+from ...services.vocabulary import COLORS, SIZES, normalise_color, normalise_size
 from . import entities, lexicon
 from .intent import Request, ask, one_call, reply
 from .rules import (
@@ -43,10 +43,14 @@ PICK_WORDS = re.compile(
     r"go\s+(?:with|for)|i'?ll\s+have|i\s+will\s+(?:have|take|get))\b"
 )
 # "the 3rd", "second please": a position in the list just shown, said alone.
-BARE_ORDINAL = re.compile(r"\W*(?:(?:ok|okay|um+|hmm+)\W+)?(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)"
-                          r"(?:\s+(?:please|pls|plz|thanks))?\W*")
-SORT_TARGET = re.compile(r"\b(?:them|those|these|results?|list|it|first|sort|sorted|order|arrange|rank)\b|"
-                         r"^\W*which\s+ones\b")
+BARE_ORDINAL = re.compile(
+    r"\W*(?:(?:ok|okay|um+|hmm+)\W+)?(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)"
+    r"(?:\s+(?:please|pls|plz|thanks))?\W*"
+)
+SORT_TARGET = re.compile(
+    r"\b(?:them|those|these|results?|list|it|first|sort|sorted|order|arrange|rank)\b|"
+    r"^\W*which\s+ones\b"
+)
 CLEAR_IT = re.compile(
     r"^(?:\W*(?:ok|okay|fine|alright|all\s+right|yes|yeah|sure|go\s+ahead|then|just|please|so|right|well|ugh)\b\W*)*"
     r"(?:clear|empty|wipe|reset)\s+(?:it|everything|all|it\s+all|it\s+out|them\s+all)\b(?:\s+(?:out|then|please|now))*\W*$"
@@ -98,7 +102,12 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
         chosen = by_color[0]  # "the black ones" (or "the women's") after "which one would you like?"
     elif pending and pending.get("pick") and len(by_color) > 1 and not ordinal and msg.colors:
         return _ask_again(request, by_color, msg.colors[0], msg.size)  # "pink" when two of those come in pink
-    elif len(by_color) == 1 and not ordinal and (msg.size or NUMERIC_SIZE.search(msg.norm)) and re.search(r"\bones?\b", plain):
+    elif (
+        len(by_color) == 1
+        and not ordinal
+        and (msg.size or NUMERIC_SIZE.search(msg.norm))
+        and re.search(r"\bones?\b", plain)
+    ):
         chosen = by_color[0]  # "the purple one in M" after a list: the one purple product shown
     elif not ordinal and re.search(r"\bones?\b", plain) and _by_name_word(request, shown):
         chosen = _by_name_word(request, shown)  # "the dinosaur one in S": a word only that name has, in the list
@@ -121,14 +130,19 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
         color = searched["color"]  # picked from a list of black jeans: the black ones
     if size is None and searched.get("size") in (chosen.get("sizes") or []):
         size = searched["size"]
-    counting = NUMERIC_SIZE.sub(" ", re.sub(
-        r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\b|\b(?:of\s+)?(?:the|these|"
-        r"those|them)\s+(?:two|2|three|3)\b|\bboth\b",
+    counting = NUMERIC_SIZE.sub(
         " ",
-        msg.norm,
-    ))
+        re.sub(
+            r"\b(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\b|\b(?:of\s+)?(?:the|these|"
+            r"those|them)\s+(?:two|2|three|3)\b|\bboth\b",
+            " ",
+            msg.norm,
+        ),
+    )
     # "the tulle one size XS x2": the count is the 2, not the "one" that names the pick
-    quantity = _quantity(re.sub(r"\b(?:the|that|this)\s+(?:[a-z-]+\s+){0,2}ones?\b", " ", counting)) or _quantity(counting)
+    quantity = _quantity(re.sub(r"\b(?:the|that|this)\s+(?:[a-z-]+\s+){0,2}ones?\b", " ", counting)) or _quantity(
+        counting
+    )
     if choice is not None:  # the add that asked which one: its size, colour and quantity stand
         size, color = size or choice.get("selected_size"), color or choice.get("selected_color")
         counted = re.search(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", msg.norm)
@@ -291,8 +305,10 @@ PRICE_QUESTION = re.compile(r"\b(?:how\s+much|price|cost|costs)\b.*\b(?:it|that|
                             r"(?:first|second|third|last)(?:\s+one)?)\b|"
                             r"\bhow\s+much\s+(?:for|would|will|do|does|is|are)\s+(?:\w+\s+){0,2}?\d+\b")  # fmt: skip
 # "how much for 2 of the first one", "what would 3 of them cost": the count the price is for.
-PRICE_COUNT = re.compile(r"\b(?:for|would|will|are|is|do|does|buy|get)\s+(?:\w+\s+)?(\d{1,2})\b(?!\s*(?:\$|dollars?|bucks|%))|"
-                         r"\b(\d{1,2})\s+(?:of\s+(?:them|those|these|it|that|the\b)|pairs?\b|units?\b|pieces?\b|x\b)")
+PRICE_COUNT = re.compile(
+    r"\b(?:for|would|will|are|is|do|does|buy|get)\s+(?:\w+\s+)?(\d{1,2})\b(?!\s*(?:\$|dollars?|bucks|%))|"
+    r"\b(\d{1,2})\s+(?:of\s+(?:them|those|these|it|that|the\b)|pairs?\b|units?\b|pieces?\b|x\b)"
+)
 
 
 def _priced(name: str, unit: float, count: int | None) -> str:
@@ -317,9 +333,12 @@ def price_of_shown(request: Request) -> Interpretation | None:
     ):
         return None  # the cart's total, not one price
     line = request.context.get("last_line")
-    if isinstance(line, dict) and line.get("unit_price") and line.get("product_id") == request.context.get(
-        "last_product_id"
-    ) and not ORDINAL.search(msg.norm):
+    if (
+        isinstance(line, dict)
+        and line.get("unit_price")
+        and line.get("product_id") == request.context.get("last_product_id")
+        and not ORDINAL.search(msg.norm)
+    ):
         # "how much is it?" right after adding it: the price the cart charges (sales included)
         if count and count > 1:
             return reply(request, _priced(line.get("name") or "item", float(line["unit_price"]), count))
@@ -342,8 +361,22 @@ def price_of_shown(request: Request) -> Interpretation | None:
 
 BOTH = re.compile(r"\b(?:both(?:\s+of\s+them)?|all\s+(?:of\s+)?(?:them|those|these|three|two)|each\s+of\s+them)\b")
 OTHER = re.compile(r"\b(?:the\s+other\s+(?:one|item|product)|the\s+other)\b")
-MORE = re.compile(r"^\W*(?:(?:ok|okay|and|actually|please)\W+)*(?:(\d+)\s+more|another(?:\s+one)?)(?:\s+(?:please|of\s+(?:those|them|"
-                  r"that|it)|then))*\W*$")  # fmt: skip
+_COLOURS = "|".join(sorted(COLORS, key=len, reverse=True))
+MORE_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+# "2 more please", "another one of those", "one more of the same", "same again", "can I get another?", "add one more
+# but in blue": more of the cart line last added (in another colour or size when the message says one).
+MORE = re.compile(
+    r"^\W*(?:(?:ok|okay|and|actually|please|pls|yes|yeah|great|perfect|cool|nice|oh|so|also|then)\W+)*"
+    r"(?:(?:can|could|may)\s+(?:i|you|we)\s+(?:get|have|add|grab|put\s+in)\s+|(?:please\s+)?(?:add|get|grab|give\s+me|"
+    r"put\s+in|throw\s+in)\s+|i'?ll\s+(?:take|have)\s+|i\s+(?:want|need|would\s+like|'?d\s+like)\s+|"
+    r"let\s+me\s+(?:get|have)\s+)?"
+    r"(?:(\d+|" + "|".join(MORE_COUNT) + r")\s+more(?:\s+(?:one|ones|pairs?))?|"
+    r"another(?:\s+(?:one|pair))?|(?:the\s+)?same\s+(?:one\s+|thing\s+)?again)"
+    r"(?:\s+(?:please|pls|plz|then|too|as\s+well|again|of\s+(?:the\s+)?(?:same(?:\s+(?:one|thing))?|those|them|that|it|"
+    r"these|this)(?:\s+ones?)?|(?:to|in|into)\s+(?:my|the)\s+(?:cart|basket|bag)))*"
+    r"(?:\s*,?\s*(?:but\s+|only\s+|just\s+)?(?:in\s+)?(?:(?:a\s+)?(?:size\s+)?(?P<size>xxl|xl|xs|s|m|l|small|medium|large)|"
+    r"(?P<color>" + _COLOURS + r"))(?:\s+(?:instead|please|pls|this\s+time))*)?\W*$"
+)
 
 
 def both_or_other(request: Request) -> Interpretation | None:
@@ -376,17 +409,32 @@ def both_or_other(request: Request) -> Interpretation | None:
 
 
 def more_of_the_line(request: Request) -> Interpretation | None:
-    """ "2 more please", "another one": more of the cart line last added."""
+    """ "2 more please", "another one", "same again": more of the cart line last added; "one more but in blue": the
+    same product and size in that colour (when the product is made in it), as a line of its own."""
     line = request.context.get("last_line")
     match = MORE.match(request.plain)
     if not match or not isinstance(line, dict) or not isinstance(line.get("product_id"), int):
         return None
-    extra = int(match.group(1) or 1)
+    counted = match.group(1)
+    extra = int(counted) if counted and counted.isdigit() else MORE_COUNT.get(counted or "", 1)
     arguments = {"product_id": line["product_id"]}
     if line.get("size"):
         arguments["selected_size"] = line["size"]
     if line.get("color"):
         arguments["selected_color"] = line["color"]
+    color, size = match.group("color"), match.group("size")
+    if color or size:
+        product = next((p for p in request.vocabulary.products if p.id == line["product_id"]), None)
+        color = normalise_color(color) if color else None
+        if color and (product is None or color not in product.colors):
+            return None  # not made in that colour: the rules look for that garment in it
+        if color:
+            arguments["selected_color"] = color
+        if size:
+            arguments["selected_size"] = normalise_size(size)
+        item = dict(arguments)
+        return one_call(request, "cart_add_item", {**arguments, "quantity": min(extra, 10)}, last_item=item,
+                        last_quantity=min(extra, 10), last_product_id=line["product_id"])  # fmt: skip
     return one_call(request, "cart_add_item", {**arguments, "quantity": min(extra, 10)},
                     last_quantity=int(line.get("quantity") or 0) + extra)  # fmt: skip
 
@@ -413,7 +461,6 @@ def already_added(request: Request) -> Interpretation | None:
                           "another.")  # fmt: skip
 
 
-_COLOURS = "|".join(sorted(COLORS, key=len, reverse=True))
 NOT_THIS_COLOUR = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|and|hmm|but|what\s+about|how\s+about|show\s+me|got|do\s+you\s+have)\W+)*"
     r"(?:(?:any|anything|something|ones?|the\s+ones?)\s+(?:that\s+(?:are|is)\s+)?)?"
