@@ -29,6 +29,7 @@ ERROR_KINDS = {
 }  # fmt: skip
 MAX_TOOL_ERRORS, MAX_AUTH_ERRORS = 2, 1
 REFUSED = ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized")
+NOT_REMEMBERED = ("user_email", "last_shipping", "engine_notice", "offline_note")  # this turn's only
 
 
 def error_kind(code: str) -> str:
@@ -108,11 +109,9 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())
     reply = _reply(plan, tool_calls, engine.name)
-    notice = (plan.context or {}).get("engine_notice")
-    if notice:
-        reply = f"{reply} {notice}"
+    reply = _with_notes(reply, plan.context or {})
     conversation.context = conversation_context.remember(
-        {k: v for k, v in (plan.context or {}).items() if k not in ("user_email", "last_shipping", "engine_notice")},
+        {k: v for k, v in (plan.context or {}).items() if k not in NOT_REMEMBERED},
         tool_calls,
     )
     conversation.updated_at = utcnow()
@@ -120,6 +119,16 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
                                cards=turn_cards, engine=engine.name))  # fmt: skip
     db.session.commit()
     return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
+
+
+def _with_notes(reply: str, context: dict) -> str:
+    """The offline engine's note on what it left out or how it read a size ("we don't sell belts"), then the notice
+    that the offline engine answered for Claude; neither is remembered."""
+    note = context.get("offline_note")
+    if isinstance(note, str) and note not in reply:
+        reply = f"{reply} {note}"
+    notice = context.get("engine_notice")
+    return f"{reply} {notice}" if notice else reply
 
 
 def _reply(plan, tool_calls: list[dict], engine: str) -> str:

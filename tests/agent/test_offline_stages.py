@@ -510,3 +510,62 @@ def test_make_the_line_bigger_is_no_count():
     result = interpret("make the hoodie XL", {"last_action": "cart_add_item",
                                               "last_item": {"clothing_type": "hoodie", "selected_size": "M"}})  # fmt: skip
     assert all(c.name != "cart_show" for c in result.calls)
+
+
+def test_for_adults_after_a_search_is_that_search_for_men_and_for_women():
+    context = {"last_action": "search_products", "last_search": {"clothing_type": "pajamas", "category": "kids"}}
+    planned = interpret("do you have these for adults?", context).calls
+    assert [c.arguments for c in planned] == [{"clothing_type": "pajamas", "category": "men"},
+                                              {"clothing_type": "pajamas", "category": "women"}]  # fmt: skip
+
+
+@pytest.mark.parametrize("message", ["what size should an adult get?", "add one for adults"])
+def test_more_than_a_department_for_adults_is_no_repeated_search(message):
+    context = {"last_action": "search_products", "last_search": {"clothing_type": "pajamas", "category": "kids"}}
+    planned = interpret(message, context).calls
+    assert [c.arguments.get("category") for c in planned if c.name == "search_products"] != ["men", "women"]
+
+
+def test_what_the_shop_does_not_sell_is_taken_out_of_a_request_that_names_something_it_does():
+    result = interpret("add a black leather belt and a white shirt in M", {})
+    [planned] = result.calls
+    assert planned.arguments == {
+        "clothing_type": "shirt",
+        "selected_color": "white",
+        "selected_size": "M",
+        "quantity": 1,
+    }
+    assert result.context["offline_note"] == "Sorry, we don't sell belts, so I left that out."
+
+
+@pytest.mark.parametrize("message, size", [("add black jeans 32 waist for men", "M"), ("add men's black jeans waist 29", "S"),
+                                           ("add men's black jeans w40", "XL"), ("add men's black jeans, 94cm waist", "L")])  # fmt: skip
+def test_a_waist_is_read_in_the_size_guides_waist_column(message, size):
+    [planned] = interpret(message, {}).calls
+    assert planned.arguments == {"clothing_type": "jeans", "selected_color": "black", "selected_size": size,
+                                 "category": "men", "quantity": 1}  # fmt: skip
+
+
+def test_a_waist_past_the_size_guide_is_no_letter():
+    result = interpret("add men's black jeans 50 waist", {})
+    assert not result.calls and "sizes are letters" in result.follow_up
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("add 3 white shirts: 2 in M and 1 in L", [("white", "M", 2), ("white", "L", 1)]),
+    ("add 2 hoodies, a black one in M and a grey one in L", [("black", "M", 1), ("grey", "L", 1)]),
+    ("add 3 socks - 2 black 1 grey, size M", [("black", "M", 2), ("grey", "M", 1)]),
+    ("add 2 t-shirts: one navy M and one grey L", [("navy", "M", 1), ("grey", "L", 1)]),
+])  # fmt: skip
+def test_a_count_spread_over_parts_is_one_add_per_part(message, expected):
+    planned = interpret(message, {}).calls
+    assert [(c.arguments.get("selected_color"), c.arguments.get("selected_size"), c.arguments["quantity"])
+            for c in planned] == expected  # fmt: skip
+
+
+@pytest.mark.parametrize("message", ["add 2 large white shirts and 1 medium in black", "add 2 red shirts, no make it 3",
+                                     "add 2 tees one in red"])  # fmt: skip
+def test_requests_that_are_no_spread_count_are_read_as_before(message):
+    from insightshop.agent.offline import _split_counts
+
+    assert _split_counts(message) == message

@@ -1235,3 +1235,147 @@ def test_make_the_named_line_n_sets_that_lines_count_not_adds_n(guest, message, 
     assert lines(guest) == [(13, "navy", "M", 1), (27, "black", "L", expected)]
     assert turn["tool_calls"][0]["name"] == "cart_show"
     assert "Heavyweight Fleece Hoodie" in turn["reply"]
+
+
+# A search again for another department -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("follow_up", ["what about for adults", "do you have these for adults?",
+                                       "same for grown-ups please", "and in adult sizes?"])  # fmt: skip
+def test_for_adults_after_a_kids_search_shows_the_same_garment_for_men_and_women(guest, follow_up):
+    turn = say(guest, "show me kids hoodies", follow_up)
+
+    searches = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
+    assert [s["arguments"] for s in searches] == [{"clothing_type": "hoodie", "category": "men"},
+                                                  {"clothing_type": "hoodie", "category": "women"}]  # fmt: skip
+    found = [p for s in searches for p in s["result"]["products"]]
+    assert found and {(p["category"], p["clothing_type"]) for p in found} == {("men", "hoodie"), ("women", "hoodie")}
+    assert "men's hoodies" in turn["reply"] and "women's hoodies" in turn["reply"]
+
+
+def test_for_adults_searches_only_the_departments_that_carry_the_garment(guest):
+    turn = say(guest, "show me kids dresses", "what about for adults?")
+
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"clothing_type": "dress", "category": "women"} and search["result"]["products"]
+
+
+@pytest.mark.parametrize("follow_up, department", [("and for women?", "women"), ("show me the men's ones", "men"),
+                                                   ("now show me the mens ones", "men")])  # fmt: skip
+def test_another_department_after_a_kids_search_repeats_it_there(guest, follow_up, department):
+    turn = say(guest, "show me kids jackets", follow_up)
+
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"clothing_type": "jacket", "category": department}
+    assert {p["category"] for p in search["result"]["products"]} == {department}
+
+
+# Part of a request the shop cannot fill is said, never dropped ---------------------------------------------------
+
+
+@pytest.mark.parametrize("message, noun", [("add a white shirt in M and a black belt", "belts"),
+                                           ("add a black leather belt and a white shirt in M", "belts"),
+                                           ("pls add a white shirt size M plus some sunglasses", "sunglasses")])  # fmt: skip
+def test_the_item_sold_is_added_and_the_one_not_sold_is_said(guest, message, noun):
+    turn = say(guest, message)
+
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("white", "M", 1) and db.session.get(Product, product_id).clothing_type == "shirt"
+    assert (
+        turn["reply"].startswith("Added 1 × ") and f"Sorry, we don't sell {noun}, so I left that out." in turn["reply"]
+    )
+
+
+def test_the_item_sold_without_a_size_is_asked_about_and_the_one_not_sold_is_said(guest):
+    turn = say(guest, "add a white shirt and a black belt")
+
+    assert lines(guest) == [] and "which size" in turn["reply"] and "we don't sell belts" in turn["reply"]
+    answered = say(guest, "M", conversation=turn["conversation_id"])
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("white", "M", 1) and "belts" not in answered["reply"]
+
+
+# A waist measurement is a size, read with the size guide ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("message, size", [("add blue jeans 32 waist", "M"), ("add blue jeans waist 30", "S"),
+                                           ("add blue jeans with a 36 inch waist", "L"), ("add blue jeans W38", "XL")])  # fmt: skip
+def test_a_waist_is_the_size_guides_letter_and_the_product_stays_jeans(guest, message, size):
+    turn = say(guest, message)
+
+    [(product_id, color, line_size, quantity)] = lines(guest)
+    product = db.session.get(Product, product_id)
+    assert (product.clothing_type, product.category, color, line_size, quantity) == ("jeans", "men", "blue", size, 1)
+    assert "Waist" not in product.name and f"is a men's {size}." in turn["reply"]
+
+
+def test_a_womens_waist_reads_the_womens_column(guest):
+    turn = say(guest, "add womens black jeans waist 28")
+
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "women" and (color, size, quantity) == ("black", "M", 1)
+    assert "a 28-inch waist is a women's M" in turn["reply"]
+
+
+def test_a_waist_the_departments_read_differently_asks_which_and_the_answer_adds_that_size(guest):
+    asked = say(guest, "add 2 grey jeans 32 waist")
+    assert lines(guest) == [] and asked["tool_calls"] == []
+    assert asked["reply"] == "In our size guide a 32-inch waist is men's M and women's L — men's or women's?"
+
+    say(guest, "women's", conversation=asked["conversation_id"])
+    [(product_id, _color, size, quantity)] = lines(guest)
+    product = db.session.get(Product, product_id)
+    assert (product.clothing_type, product.category, _color, size, quantity) == ("jeans", "women", "grey", "L", 2)
+
+
+def test_a_search_with_a_waist_searches_jeans_not_the_word_waist(guest):
+    turn = say(guest, "show me jeans with a 34 waist")
+
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"clothing_type": "jeans"}
+    assert "a 34-inch waist is men's M and women's XL" in turn["reply"]
+
+
+# One request, several lines: a count spread over colours or sizes ------------------------------------------------
+
+
+def test_three_shirts_two_in_m_and_one_in_l_are_two_lines_of_the_right_sizes(guest):
+    turn = say(guest, "add 3 white shirts: 2 in M and 1 in L")
+
+    cart_lines = lines(guest)
+    assert [(color, size, quantity) for _id, color, size, quantity in cart_lines] == [
+        ("white", "L", 1),
+        ("white", "M", 2),
+    ]
+    assert {db.session.get(Product, line[0]).clothing_type for line in cart_lines} == {"shirt"}
+    assert "Added 2 × " in turn["reply"] and "Added 1 × " in turn["reply"]
+
+
+@pytest.mark.parametrize("message", ["add 2 kids polos in S, one red one orange", "add two kids polos, one red one orange, size S",
+                                     "add 2 kids polos - 1 red 1 orange - in S"])  # fmt: skip
+def test_two_kids_polos_one_red_one_orange_are_one_of_each_colour(guest, message):
+    say(guest, message)
+
+    assert lines(guest) == [(153, "orange", "S", 1), (153, "red", "S", 1)]
+
+
+def test_a_split_the_shop_cannot_fill_says_so_for_each_part(guest):
+    turn = say(guest, "add two kids tees, one red one blue")  # the shop makes no kids' tee in red or in blue
+
+    assert lines(guest) == []
+    assert "No kids' red t-shirt" in turn["reply"] and "No kids' blue t-shirt" in turn["reply"]
+
+
+def test_parts_that_do_not_add_up_to_the_count_are_not_split(guest):
+    turn = say(guest, "add 3 white shirts: 1 in M and 1 in L")
+
+    assert sum(c["arguments"]["quantity"] for c in turn["tool_calls"] if c["name"] == "cart_add_item") != 2
+
+
+@pytest.mark.parametrize("message", ["add a green parka for my daughter, she's 9", "add a green parka, my son is 9"])
+def test_a_childs_age_said_after_the_garment_is_never_a_count(guest, message):
+    turn = say(guest, message)
+
+    [call] = turn["tool_calls"]
+    assert call["arguments"]["quantity"] == 1 and call["arguments"]["category"] == "kids"
+    assert "which size" in turn["reply"] and lines(guest) == []

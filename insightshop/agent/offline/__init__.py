@@ -17,6 +17,7 @@ import re
 
 from ...services import shop_vocabulary
 from ...services.shop_vocabulary import ShopVocabulary
+from ...services.vocabulary import normalise_color, normalise_size
 from . import entities, intent, rules, slots
 from .normalise import Normalised, normalise
 from .rules import Interpretation, PlannedCall
@@ -61,8 +62,8 @@ def interpret(
         outcome = decide(request)
         if isinstance(outcome, Interpretation):
             return _checked(outcome, request)
-        if isinstance(outcome, str):  # the message minus what it said not to do
-            request = intent.Request(normalise(outcome, vocabulary), context, bool(is_admin), vocabulary)
+        if isinstance(outcome, str):  # the message minus what it said not to do (or what the shop does not sell)
+            request = intent.Request(normalise(outcome, vocabulary), context, bool(is_admin), vocabulary, request.notes)
     for follow_up in slots.FOLLOW_UPS:
         outcome = follow_up(request)
         if outcome is not None:
@@ -151,6 +152,154 @@ def _age_range(text: str) -> tuple[int, int]:
     return numbers[0], numbers[-1]
 
 
+# "jeans 32 waist", "jeans waist 32", "a 34 inch waist", "W32": a waist measurement, read as the shop's letter size.
+WAIST = re.compile(
+    r"(?i)(?:\b(?:size|sz)\s+)?(?:\b(?:in|with)\s+)?(?:\ban?\s+)?(?:\b(?P<a>\d{2,3})\s*(?P<ua>cm|inch(?:es)?|in(?=\s*waist)|\"|'')?"
+    r"\s*-?\s*waist(?:ed|\s+size)?\b|\bwaist(?:\s+size)?\s*(?:of\s+|is\s+|:\s*|=\s*|size\s+)?(?P<b>\d{2,3})\s*(?P<ub>cm\b|"
+    r"inch(?:es)?\b|in\b|\"|'')?|\bw(?P<c>\d{2})\b|\b(?P<d>\d{2})w\b)"
+)
+WAIST_COLUMNS = {"in": "Waist (in)", "cm": "Waist (cm)"}
+
+
+def _waist_as_size(text: str, request: intent.Request) -> str:
+    """The size guide's letter for a waist ("32 waist" is a men's M, a women's L). The department said, else the
+    adult departments that carry the garment (in the colour said); when their letters differ, an add asks which
+    (request.notes["department_question"]) and a search leaves the size out. The reply says how it was read."""
+    match = WAIST.search(text)
+    if not match:
+        return text
+    value = int(next(g for g in (match.group("a"), match.group("b"), match.group("c"), match.group("d")) if g))
+    unit = "cm" if "cm" in (match.group("ua") or match.group("ub") or "").lower() or value >= 50 else "in"
+    msg = rules.Msg(text[: match.start()] + " " + text[match.end() :])
+    if msg.category == "kids":
+        return text  # the kids' guide goes by age and height
+    kind = msg.types[-1] if msg.types else None
+    color = msg.colors[0] if msg.colors else None
+    departments = [msg.category] if msg.category else [
+        c for c in ("men", "women")
+        if any(p.category == c and (not kind or p.clothing_type == kind) and (not color or color in p.colors)
+               for p in request.vocabulary.products)
+    ] or ["men", "women"]  # fmt: skip
+    letters = {c: _waist_letter(c, value, unit) for c in departments}
+    if not all(letters.values()):
+        return text  # past the guide: the rules say the shop's sizes are letters and ask
+    article = "an" if str(value).startswith("8") or value in (11, 18) else "a"
+    said = f"{article} {value}{'cm' if unit == 'cm' else '-inch'} waist"
+    rest = text[: match.start()].rstrip(" ,") + " " + text[match.end() :].lstrip(" ,")
+    if len(set(letters.values())) == 1:
+        letter = next(iter(letters.values()))
+        whose = " and ".join(LABELS[c] for c in departments)
+        request.notes["waist_note"] = f"In our size guide {said} is a {whose} {letter}."
+        return f"{rest.strip()}, size {letter}".strip(" ,")
+    read = " and ".join(f"{LABELS[c]} {letter}" for c, letter in letters.items())
+    if not msg.has(rules.ADD):
+        request.notes["waist_note"] = f"In our size guide {said} is {read}."
+        return rest.strip()
+    item = rules.items(msg)[0]
+    arguments: dict = {"quantity": min(item.quantity or 1, 10)}
+    if kind:
+        arguments["clothing_type"] = kind
+    if color:
+        arguments["selected_color"] = color
+    choices = {c: {"category": c, "selected_size": letter} for c, letter in letters.items()}
+    context = dict(request.context)
+    context["pending"] = {"tool": "cart_add_item", "args": arguments, "choices": choices}
+    options = " or ".join(LABELS[c] for c in letters)
+    request.notes["department_question"] = Interpretation(
+        follow_up=f"In our size guide {said} is {read} — {options}?", context=context
+    )
+    return text
+
+
+def _waist_letter(category: str, value: int, unit: str) -> str | None:
+    from ...services.size_guide import table_for
+
+    table = table_for(category)
+    if table is None or WAIST_COLUMNS[unit] not in table.columns:
+        return None
+    column = table.columns.index(WAIST_COLUMNS[unit])
+    for size, values in table.rows.items():
+        low, high = _age_range(values[column])
+        if low <= value <= high:
+            return size
+    return None
+
+
+# "3 shirts: 2 in M and 1 in L", "two kids tees, one red one blue", "2 hoodies, a black one in M and a grey one in L":
+# one count of a garment, then parts whose counts add up to it, each with its own colour or size.
+COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10}  # fmt: skip
+PART_WORDS = frozenset(["in", "size", "sz", "one", "ones", "pair", "pairs", "of", "them", "each", "x", "and", "&", "+",
+                        "plus", "then"])  # fmt: skip
+TOKEN = re.compile(r"[A-Za-z0-9'-]+|[,;:&+/()-]")
+
+
+def _count_of(word: str) -> int | None:
+    low = word.lower()
+    return int(low) if low.isdigit() and 0 < int(low) <= 10 else COUNT_WORDS.get(low)
+
+
+def _split_counts(text: str) -> str:
+    """One request for several lines of one garment, written out as one item per line ("2 white shirts size M and
+    1 white shirts size L"), when the parts' counts add up to the garment's count."""
+    tokens = list(TOKEN.finditer(text))
+    words = [t.group(0) for t in tokens]
+    for head, word in enumerate(words):
+        total = _count_of(word)
+        if not total or total < 2 or word.lower() in ("a", "an", "one"):
+            continue
+        noun = next((i for i in range(head + 1, min(head + 5, len(words))) if rules.clothing_type(words[i].lower())),
+                    None)  # fmt: skip
+        if noun is None:
+            continue
+        parts, shared, last = _read_parts(words, head, noun)
+        if len(parts) < 2 or sum(p["count"] for p in parts) != total or not all(p["color"] or p["size"] for p in parts):
+            continue
+        for key in ("color", "size"):  # "2 black 1 grey, size M": said once, at the end, it is every part's
+            said = [p[key] for p in parts if p[key]]
+            if len(said) == 1 and parts[-1][key]:
+                for part in parts:
+                    part[key] = said[0]
+        nouns = " ".join(w for w in words[head + 1 : noun + 1] if not normalise_color(w.lower()))
+        lines = []
+        for part in parts:
+            color, size = part["color"] or shared["color"], part["size"] or shared["size"]
+            lines.append(" ".join(filter(None, [str(part["count"]), color, nouns, f"size {size}" if size else None])))
+        return text[: tokens[head].start()] + " and ".join(lines) + text[tokens[last].end() :]
+    return text
+
+
+def _read_parts(words: list[str], head: int, noun: int) -> tuple[list[dict], dict, int]:
+    """After "3 white shirts": the parts ("2 in M", "1 in L"), what is said for all of them ("in S" before the
+    parts, the colour before the garment), and the index of the last word read."""
+    shared: dict = {"color": next((c for c in (normalise_color(w.lower()) for w in words[head + 1 : noun]) if c), None),
+                    "size": None}  # fmt: skip
+    parts: list[dict] = []
+    separated, last = False, noun
+    for index in range(noun + 1, len(words)):
+        token, low = words[index], words[index].lower()
+        color, size = normalise_color(low), _size_word(low)
+        count = _count_of(token)
+        pronoun = low == "one" and parts and parts[-1]["article"] and (parts[-1]["color"] or parts[-1]["size"])
+        if count and not pronoun and (separated or parts) and index + 1 < len(words):
+            parts.append({"count": count, "color": None, "size": None, "article": low in ("a", "an")})
+        elif not parts and (color or size or low in PART_WORDS):
+            shared = {"color": color or shared["color"], "size": shared["size"] or size}
+        elif token in ",;:()-/" or low in ("and", "&", "+", "plus"):
+            separated = True
+        elif parts and (color or size):
+            key, value = ("color", color) if color else ("size", size)
+            parts[-1][key] = parts[-1][key] or value
+        elif low not in PART_WORDS:
+            break
+        last = index
+    return parts, shared, last
+
+
+def _size_word(word: str) -> str | None:
+    return normalise_size(word) if word in ("xs", "s", "m", "l", "xl", "xxl", "small", "medium", "large") else None
+
+
 RELATIVE_SIZE = re.compile(
     r"(?i)\b(?:in\s+)?(?:a|one)\s+(?:size\s+)?(bigger|larger|smaller)(?:\s+size)?\b|"
     r"\b(?:a\s+)?size\s+(up|down)\b"
@@ -181,7 +330,7 @@ RESIZE_FILLER = frozenset(["can", "could", "i", "get", "have", "please", "pls", 
 
 def _prepare(request: intent.Request) -> str:
     """The text the rules read: the writer's name and the recipient's taken out, named products as their ids."""
-    text = _want_the_named(_age_as_size(request.norm.text, request), request)
+    text = _want_the_named(_age_as_size(_split_counts(_waist_as_size(request.norm.text, request)), request), request)
     msg = rules.Msg(text)
     if rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core):
         found = entities.self_name(text)
@@ -378,6 +527,26 @@ def _checked(result: Interpretation, request: intent.Request) -> Interpretation:
         if not valid:
             return Interpretation(follow_up=f"I couldn't turn that into a valid request ({error}). Could you rephrase it?",
                                   context=dict(request.context))  # fmt: skip
+    return _not_sold_note(result, request)
+
+
+def _not_sold_note(result: Interpretation, request: intent.Request) -> Interpretation:
+    """ "add a white shirt and a black belt": the shirt is added, and the reply says the shop sells no belts; "jeans
+    32 waist": the reply says which size that is (chat.py adds context["offline_note"] to the reply; it is never
+    remembered)."""
+    unsold = request.notes.get("not_sold")
+    notes = [request.notes["waist_note"]] if request.notes.get("waist_note") else []
+    if unsold:
+        notes.append(
+            f"Sorry, we don't sell {' or '.join(unsold)}, so I left {'that' if len(unsold) == 1 else 'those'} out."
+        )
+    if not notes:
+        return result
+    note = " ".join(notes)
+    if result.reply and not result.calls:
+        result.reply = f"{result.reply} {note}"
+    else:
+        result.context = {**result.context, "offline_note": note}
     return result
 
 

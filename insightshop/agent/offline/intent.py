@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from ...services.shop_vocabulary import ShopVocabulary
-from ...services.vocabulary import CLOTHING_TYPE_LABELS
+from ...services.vocabulary import CLOTHING_TYPE_LABELS, COLORS
 from . import entities, lexicon
-from .normalise import Normalised
+from .normalise import Normalised, normalise
 from .receipt_requests import my_receipts
 from .rules import CORRECTION as _CORRECTION
 from .rules import QTY_CHANGE as _QTY_CHANGE
@@ -249,18 +249,28 @@ def out_of_scope(request: Request) -> Interpretation | None:
     return None
 
 
-def not_sold(request: Request) -> Interpretation | None:
-    """ "add a black belt", "do you sell hats?": say what the shop does carry, instead of asking what to add."""
+def not_sold(request: Request) -> Interpretation | str | None:
+    """ "add a black belt", "do you sell hats?": say what the shop does carry, instead of asking what to add. With
+    something it does sell in the same message ("a white shirt and a black belt"), the rest goes on without the
+    unsold item, and the reply says plainly that the shop has none (request.notes["not_sold"])."""
     from .rules import clothing_type
 
     plain = request.plain
-    if CART_WORDS.search(plain) and not ACTION.search(plain) or _names_products(request):
+    if CART_WORDS.search(plain) and not ACTION.search(plain):
         return None
-    missing = next((m.group(0) for m in NOT_SOLD.finditer(plain)
-                    if not clothing_type(m.group(0)) and (not WORN_WITH.search(plain[: m.start()])
-                                                          or LOOKING_FOR.search(plain[: m.start()]))), None)  # fmt: skip
-    if missing is None:
+    unsold = [m for m in NOT_SOLD.finditer(plain)
+              if not clothing_type(m.group(0)) and (not WORN_WITH.search(plain[: m.start()])
+                                                    or LOOKING_FOR.search(plain[: m.start()]))]  # fmt: skip
+    if not unsold:
         return None
+    missing = unsold[0].group(0)
+    if _names_products(request):
+        rest = _without_unsold(request.norm.text, [m.group(0) for m in unsold])
+        if rest is None or not _names_products(Request(normalise(rest, request.vocabulary), request.context,
+                                                       request.is_admin, request.vocabulary)):  # fmt: skip
+            return None
+        request.notes["not_sold"] = list(dict.fromkeys(_plural(m.group(0)) for m in unsold))
+        return rest
     carried = [
         CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts") for kind in request.vocabulary.clothing_types
     ]
@@ -268,6 +278,36 @@ def not_sold(request: Request) -> Interpretation | None:
     return reply(
         request, f"Sorry, we don't sell {_plural(missing)} — InsightShop carries {listed}, for men, women and kids."
     )
+
+
+# The parts of a request that name several things: "a white shirt and a black belt", "shirts, belts and socks".
+PARTS = re.compile(r"\s*(?:,|;|&|\band\b|\bplus\b|\bas\s+well\s+as\b|\balong\s+with\b|\bwith\b)\s*", re.I)
+# Words that may describe the unsold thing right before it ("a black leather belt", "two pairs of sunglasses").
+DESCRIBING = re.compile(r"^(?:a|an|some|the|one|two|three|four|five|\d+|pairs?|of|couple|leather|wool|woolen|woollen|"
+                        r"silk|cotton|denim|knit|knitted|matching|nice|cute|warm|plain|striped|" + "|".join(COLORS) + r")$",
+                        re.I)  # fmt: skip
+
+
+def _without_unsold(text: str, nouns: list[str]) -> str | None:
+    """The text with each unsold thing and the words describing it taken out, or None when nothing was."""
+    unsold = {re.sub(r"\W", "", noun.lower()) for noun in nouns}
+    kept, changed = [], False
+    for piece in PARTS.split(text):
+        words = piece.split()
+        at = next((i for i, word in enumerate(words) if re.sub(r"\W", "", word.lower()) in unsold), None)
+        if at is None:
+            kept.append(piece)
+            continue
+        start = at
+        while start > 0 and DESCRIBING.match(re.sub(r"[^\w]", "", words[start - 1])):
+            start -= 1
+        left = " ".join(words[:start] + words[at + 1 :]).strip()
+        changed = True
+        if left:
+            kept.append(left)
+    if not changed:
+        return None
+    return re.sub(r"\s+", " ", " and ".join(p for p in kept if p.strip(" ,.!?"))).strip(" ,")
 
 
 def _plural(noun: str) -> str:

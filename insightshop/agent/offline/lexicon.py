@@ -58,6 +58,7 @@ KNOWN_WORDS = frozenset(
     password account login logout register signup email mail post parcel package courier carrier weather joke
     jokes movie movies president capital homework python script story poem news time sale sales deals teen teens
     tween tweens teenager trying getting shopping wondering hoping thinking buying wearing express expedited
+    adult adults grown grownup grownups
     overnight standard smaller bigger larger
     """.split()  # noqa: SIM905 — a word list reads best as text
 )
@@ -86,6 +87,10 @@ KIDS_PHRASES = (
     r"\b(?:my|our|a|the)?\s*(?:nieces?|nephews?|grandsons?|granddaughters?|grandkids?|grandchildren|toddlers?|"
     r"little\s+ones?|little\s+(?:boy|girl)s?|kiddos?|kiddies|infants?|newborns?|preschooler|teenagers?|teens?|tweens?|"
     r"schoolboys?|schoolgirls?|stepsons?|stepdaughters?|godsons?|goddaughters?)\b",
+    # "for my daughter, she's 9": the child's age, never a count of coats
+    r"\b(?:she|he|(?:my|our)\s+(?:son|daughter|boy|girl|kid|child|grandson|granddaughter))\s*(?:'s|\u2019s|\s+is)\s+(?:only\s+|just\s+|about\s+|nearly\s+|almost\s+|turning\s+)?(?:[1-9]|1[0-3]|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)\b(?!\s*(?:\$|dollars?|bucks|%|cm|inch|in\b|foot|feet|ft|'|"
+    r"\"|pounds?|lbs?|kg|stone))",
 )
 
 # Intent: negation and hypotheticals ---------------------------------------------------------------------------

@@ -796,6 +796,7 @@ NOT_A_COUNT = re.compile(
 # "jeans size 32", "sneakers in a 10": a numbered size (the shop sizes XS–XXL), never a quantity.
 NUMERIC_SIZE = re.compile(
     r"\b(?:size|sz|waist)\s*[:=]?\s*(?:(?:us|uk|eu)\s*)?\d{1,2}(?:\.5)?\b|\b(?:us|uk|eu)\s+size\s*\d{1,2}\b|"
+    r"\b\d{2,3}\s*(?:cm|inch(?:es)?|in|\")?\s*-?\s*waist\b|"  # "50 waist": a measurement, never a count
     r"\bin\s+(?:an?\s+)?(?:size\s+)?[2-5]\d\b"  # "jeans in 34": no count is that big
 )
 # Sizes past the shop's range ("XXXL", "3XL", "XXS"): said plainly, never read as the nearest one.

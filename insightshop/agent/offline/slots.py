@@ -293,6 +293,12 @@ def department_answer(request: Request) -> Interpretation | None:
     chosen = pending["choices"].get(msg.category) if msg.category else None
     if chosen is None:
         return None
+    if isinstance(chosen, dict):  # "men's" after "a 32-inch waist is a men's M or a women's L": that department's size
+        arguments = {**(pending.get("args") or {}), **chosen}
+        if msg.size:
+            arguments["selected_size"] = msg.size
+        item = {k: v for k, v in arguments.items() if k != "quantity"}
+        return one_call(request, "cart_add_item", arguments, last_item=item, last_quantity=arguments.get("quantity", 1))
     arguments = {"product_id": chosen, **(pending.get("args") or {})}
     if msg.size:
         arguments["selected_size"] = msg.size
@@ -544,6 +550,59 @@ def named_instead(request: Request) -> Interpretation | None:
     return result
 
 
+ADULT_WORDS = frozenset(["adult", "adults", "grown", "grownup", "grownups", "up", "ups", "grown-up", "grown-ups"])
+# Words around "for adults" that ask for nothing else: "do you have these for adults?", "what about adult sizes".
+ADULT_FILLER = frozenset(
+    """
+    what how about and so also now but then ok okay hmm do does you u have got any anything is are there these those
+    them it this that the same some ones one similar something like for in an a size sizes version versions range
+    options too as well please pls instead show me can could i see let look at would id d want need
+""".split()  # noqa: SIM905 — a word list reads best as text
+)
+
+
+def for_adults(request: Request) -> Interpretation | None:
+    """ "what about for adults?", "do you have these for grown-ups?" after a search (kids' things, say): the same
+    search in the adult departments that carry that garment, one search each (a search takes one department)."""
+    words = re.findall(r"[a-z]+(?:-[a-z]+)*", request.plain)
+    if not any(w in ADULT_WORDS and w not in ("up", "ups") for w in words):
+        return None
+    msg = Msg(request.norm.text)
+    last = request.context.get("last_search") if isinstance(request.context.get("last_search"), dict) else None
+    if msg.product_ids or msg.has(REMOVE) or msg.has(COMPARE) or len(set(msg.types)) > 1 or not (last or msg.types):
+        return None
+    if msg.has(ADD) and not msg.types:
+        return None
+    rest = [w for w in words if w not in ADULT_WORDS and w not in ADULT_FILLER and not normalise_color(w)]
+    if any(not re.fullmatch(r"[a-z]+", w) or w not in _type_words(msg) for w in rest):
+        return None  # more is asked than the department ("adult sizing advice", "adults only events")
+    parts = {k: v for k, v in (last or {}).items() if k != "category"} if not msg.types else {"terms": []}
+    if msg.types:
+        parts["clothing_type"] = msg.types[0]
+    if msg.colors:
+        parts["color"] = msg.colors[0]
+    if msg.size:
+        parts["size"] = msg.size
+    kind = parts.get("clothing_type")
+    departments = [c for c in ("men", "women")
+                   if not kind or any(p.clothing_type == kind and p.category == c for p in request.vocabulary.products)]  # fmt: skip
+    if not departments:
+        return None
+    turn = Turn(request.norm.text, request.context, request.is_admin)
+    searches = [_search_call(turn, {**parts, "category": department}) for department in departments]
+    result = searches[0]
+    for other in searches[1:]:
+        result.calls += other.calls
+    result.context["last_search"] = {k: v for k, v in parts.items() if v}
+    return result
+
+
+def _type_words(msg: Msg) -> set[str]:
+    from .rules import clothing_type
+
+    return {w for w in msg.words if clothing_type(w)}
+
+
 FOLLOW_UPS = (
     already_added,
     named_instead,
@@ -556,6 +615,7 @@ FOLLOW_UPS = (
     quantity_target,
     clear_it,
     sort_follow_up,
+    for_adults,
     pick_from_shown,
 )
 
