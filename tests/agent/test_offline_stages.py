@@ -506,10 +506,11 @@ def test_make_the_named_garment_n_reads_the_cart_to_set_its_count(message):
     assert planned.name == "cart_show" and planned.then.label() == {"line": {"clothing_type": "hoodie"}, "count": 2}
 
 
-def test_make_the_line_bigger_is_no_count():
-    result = interpret("make the hoodie XL", {"last_action": "cart_add_item",
-                                              "last_item": {"clothing_type": "hoodie", "selected_size": "M"}})  # fmt: skip
-    assert all(c.name != "cart_show" for c in result.calls)
+def test_make_the_line_a_size_is_a_size_change_not_a_count():
+    [planned] = interpret("make the hoodie XL", {"last_action": "cart_add_item",
+                                                 "last_item": {"clothing_type": "hoodie", "selected_size": "M"}}).calls  # fmt: skip
+    assert planned.then.label() == {"line": {"clothing_type": "hoodie"}, "replace_with": {"selected_size": "XL"},
+                                    "quantity": None}  # fmt: skip
 
 
 def test_for_adults_after_a_search_is_that_search_for_men_and_for_women():
@@ -569,3 +570,17 @@ def test_requests_that_are_no_spread_count_are_read_as_before(message):
     from insightshop.agent.offline import _split_counts
 
     assert _split_counts(message) == message
+
+
+@pytest.mark.parametrize("message", ["make the hoodie bigger", "make the order arrive sooner", "make it quick"])
+def test_make_the_line_something_that_is_no_colour_or_size_swaps_nothing(message):
+    result = interpret(message, {})
+    assert all(
+        c.name != "cart_show" or c.then is None or c.then.label().get("replace_with") is None for c in result.calls
+    )
+
+
+def test_make_the_hoodie_red_swaps_the_hoodie_line_for_red():
+    [planned] = interpret("make the hoodie red", {}).calls
+    assert planned.then.label() == {"line": {"clothing_type": "hoodie"}, "replace_with": {"selected_color": "red"},
+                                    "quantity": None}  # fmt: skip

@@ -1379,3 +1379,16 @@ def test_a_childs_age_said_after_the_garment_is_never_a_count(guest, message):
     [call] = turn["tool_calls"]
     assert call["arguments"]["quantity"] == 1 and call["arguments"]["category"] == "kids"
     assert "which size" in turn["reply"] and lines(guest) == []
+
+
+@pytest.mark.parametrize("message, expected", [("make the hoodie red", (28, "red", "M", 1)),
+                                               ("actually make my hoodie a large", (28, "black", "L", 1)),
+                                               ("ok make the black hoodie XL please", (28, "black", "XL", 1))])  # fmt: skip
+def test_make_the_line_a_colour_or_size_changes_that_line_keeping_the_product(guest, message, expected):
+    cart.add_item(guest, 28, 1, "black", "M")
+    cart.add_item(guest, 13, 1, "navy", "M")
+
+    turn = say(guest, message)
+
+    assert lines(guest) == sorted([(13, "navy", "M", 1), expected])
+    assert "Removed 1 × Zip-Through Hoodie" in turn["reply"]

@@ -1239,11 +1239,21 @@ def _order_status(turn: Turn) -> Interpretation:
     return finish(turn, "order_status", args)
 
 
+# "make the hoodie red", "actually make my jeans a large": a line already in the cart, in another colour or size.
+MAKE_LOOK = _rx(
+    r"^(?:(?:ok(?:ay)?|actually|sorry|oh|wait|no|hmm|please|pls|can\s+you|could\s+you|hey|and|so|now)[\s,]+)*"
+    r"make\s+(?:the|my)\s+(?P<old>[a-z][a-z' -]*?)\s+(?:in\s+)?(?:(?:size|an?)\s+)?(?P<new>xxl|xl|xs|s|m|l|small|medium|"
+    r"large|[a-z]+)(?:\s+(?:one|ones|instead|please|pls|then|size))*\W*$"
+)
+
+
 def h_swap(turn: Turn) -> Interpretation | None:
-    """ "swap the white shirt for a blue one": read the cart, add the new item (unsaid details from the line), then
-    remove the old line once that worked."""
-    match = SWAP_ITEMS.search(turn.msg.without_refs)
+    """ "swap the white shirt for a blue one", "make the hoodie red": read the cart, add the new item (unsaid details
+    from the line), then remove the old line once that worked."""
+    match = SWAP_ITEMS.search(turn.msg.without_refs) or MAKE_LOOK.match(turn.msg.norm)
     if not match:
+        return None
+    if match.re is MAKE_LOOK and not (normalise_color(match.group("new")) or normalise_size(match.group("new"))):
         return None
     old, new = _item(match.group(1)), _item(match.group(2))
     if not old.identified or not (new.identified or new.color or new.size):
