@@ -22,6 +22,11 @@ PHRASES = (
     (r"\b(\w+)'s\b", r"\1s"),
 )
 
+# What a quality or an occasion asked for in a shopper's own words looks like in product texts, which state it by
+# the fabric, the season or the cut: "a warm coat" is a wool or winter coat, "for a wedding" a tailored one.
+WARM = ("warm", "warmth", "winter", "wool", "fleece", "cashmere", "padded", "quilted", "puffer", "cosy", "cozy")
+FORMAL = ("formal", "tailored", "smart", "silk", "blazer", "poplin")
+
 # A word → every index word that should satisfy it (the word itself first).
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "tee": ("tshirt",),
@@ -56,6 +61,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "anorak": ("jacket", "anorak"),
     "top": ("blouse", "tshirt", "top"),
     **{alias: (color, alias) for alias, color in COLOR_ALIASES.items()},
+    **{word: tuple(dict.fromkeys((word, *WARM))) for word in ("warm", "cosy", "cozy")},
+    **{
+        word: tuple(dict.fromkeys((word, *FORMAL)))
+        for word in ("formal", "dressy", "elegant", "wedding", "interview", "occasion")
+    },
 }
 
 CATEGORY_WORDS = {

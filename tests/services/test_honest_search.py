@@ -181,3 +181,26 @@ def test_a_named_department_is_a_hard_filter_in_resolution():
         resolve_product("shirt", "white", "L", "women")
 
     assert raised.value.code == "out_of_stock"
+
+
+@pytest.mark.parametrize("text", ["warm coat", "a cozy coat", "winter coat"])
+def test_warm_finds_what_the_catalog_calls_wool_fleece_or_winter(text):
+    wool = make_product("Wool Overcoat", clothing_type="coat", category="women", fabric="wool", season="winter",
+                        description="A long, lined coat.")  # fmt: skip
+    make_product("Linen Duster", clothing_type="coat", category="women", fabric="linen", season="summer",
+                 description="An airy coat for hot days.")  # fmt: skip
+
+    page = search_catalog(CatalogQuery(text=text, category=("women",)))
+
+    assert [p.id for p in page.products] == [wool.id]
+
+
+def test_an_occasion_finds_tailored_and_smart_clothes_not_nothing():
+    blazer = make_product("Tailored Blazer", clothing_type="jacket", category="men", fabric="wool",
+                          description="A sharp single-breasted jacket.")  # fmt: skip
+    make_product("Trail Fleece", clothing_type="jacket", category="men", fabric="polyester",
+                 description="For muddy walks.")  # fmt: skip
+
+    page = search_catalog(CatalogQuery(text="something for a wedding", category=("men",)))
+
+    assert [p.id for p in page.products] == [blazer.id]
