@@ -584,3 +584,16 @@ def test_make_the_hoodie_red_swaps_the_hoodie_line_for_red():
     [planned] = interpret("make the hoodie red", {}).calls
     assert planned.then.label() == {"line": {"clothing_type": "hoodie"}, "replace_with": {"selected_color": "red"},
                                     "quantity": None}  # fmt: skip
+
+
+@pytest.mark.parametrize("message, hint", [("add a green coat for my daughter, she's 9", "For a 9-year-old our size guide suggests L."),
+                                           ("add a red hoodie for my 6-year-old", "For a 6-year-old our size guide suggests S.")])  # fmt: skip
+def test_an_age_adds_no_size_but_notes_the_size_guides_size(message, hint):
+    result = interpret(message, {})
+    [planned] = result.calls
+    assert "selected_size" not in planned.arguments and result.context["offline_note"] == hint
+
+
+def test_a_size_said_with_an_age_needs_no_hint():
+    result = interpret("add a blue hoodie in size S for my 6-year-old", {})
+    assert "offline_note" not in result.context

@@ -1392,3 +1392,13 @@ def test_make_the_line_a_colour_or_size_changes_that_line_keeping_the_product(gu
 
     assert lines(guest) == sorted([(13, "navy", "M", 1), expected])
     assert "Removed 1 × Zip-Through Hoodie" in turn["reply"]
+
+
+def test_a_childs_age_is_no_size_but_the_reply_gives_the_size_guides_size_for_it(guest):
+    asked = say(guest, "add a grey hoodie for my 8 yr old")
+    assert lines(guest) == []
+    assert "which size" in asked["reply"] and "For an 8-year-old our size guide suggests M." in asked["reply"]
+
+    say(guest, "M", conversation=asked["conversation_id"])
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "kids" and (color, size, quantity) == ("grey", "M", 1)

@@ -530,12 +530,37 @@ def _checked(result: Interpretation, request: intent.Request) -> Interpretation:
     return _not_sold_note(result, request)
 
 
+# "for my 8 yr old", "she's 9", "aged 4": a child's age (an age is no size: the shop asks, and the guide helps).
+CHILD_AGE = re.compile(
+    r"(?i)\b(\d{1,2})[\s-]*(?:years?|yrs?|yo|y/o)\b|\bage[sd]?\s+(\d{1,2})\b|"
+    r"\b(?:she|he|(?:my|our)\s+(?:son|daughter|boy|girl|kid|child))\s*(?:'s|\u2019s|\s+is)\s+(\d{1,2})\b"
+)
+
+
+def _age_hint(result: Interpretation, request: intent.Request) -> list[str]:
+    """ "add a grey hoodie for my 8 yr old": no size is chosen for the child, but the reply says which one the size
+    guide gives for that age, so "M" answers the shop's "which size?"."""
+    from ...services.size_guide import kids_size_for_age
+
+    adds = [c for c in result.calls if c.name == "cart_add_item"]
+    if len(adds) != 1 or adds[0].arguments.get("selected_size") or adds[0].arguments.get("category") != "kids":
+        return []
+    ages = {int(g) for m in CHILD_AGE.finditer(request.norm.original) for g in m.groups() if g}
+    if len(ages) != 1:
+        return []
+    age = ages.pop()
+    size = kids_size_for_age(age)
+    article = "an" if age in (8, 11, 18) else "a"
+    return [f"For {article} {age}-year-old our size guide suggests {size}."] if size else []
+
+
 def _not_sold_note(result: Interpretation, request: intent.Request) -> Interpretation:
     """ "add a white shirt and a black belt": the shirt is added, and the reply says the shop sells no belts; "jeans
     32 waist": the reply says which size that is (chat.py adds context["offline_note"] to the reply; it is never
     remembered)."""
     unsold = request.notes.get("not_sold")
     notes = [request.notes["waist_note"]] if request.notes.get("waist_note") else []
+    notes += _age_hint(result, request)
     if unsold:
         notes.append(
             f"Sorry, we don't sell {' or '.join(unsold)}, so I left {'that' if len(unsold) == 1 else 'those'} out."
