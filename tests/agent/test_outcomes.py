@@ -1402,3 +1402,111 @@ def test_a_childs_age_is_no_size_but_the_reply_gives_the_size_guides_size_for_it
     say(guest, "M", conversation=asked["conversation_id"])
     [(product_id, color, size, quantity)] = lines(guest)
     assert db.session.get(Product, product_id).category == "kids" and (color, size, quantity) == ("grey", "M", 1)
+
+
+@pytest.mark.parametrize("message, excluded", [("show me hoodies that arent black or grey", {"black", "grey"}),
+                                               ("dresses under $60 that are not red", {"red"}),
+                                               ("i dont want anything pink, show me girls tops", {"pink"})])  # fmt: skip
+def test_colours_ruled_out_are_never_searched_for_nor_listed(guest, message, excluded):
+    turn = say(guest, message)
+
+    [call] = turn["tool_calls"]
+    assert call["name"] == "search_products" and "color" not in call["arguments"]
+    lead, listed = turn["reply"].split(":", 1)
+    assert lead.startswith("Here are ") and not any(colour in lead for colour in excluded)
+    assert listed.endswith(f"leaving out {' or '.join(sorted(excluded))}.")
+    assert not any(f", {colour}," in listed or f"/{colour}" in listed for colour in excluded)
+    assert lines(guest) == []
+
+
+@pytest.mark.parametrize("message, expected", [("reduce the sneakers to one pair", (61, "black", "M", 1)),
+                                               ("lower the sneakers to 1", (61, "black", "M", 1)),
+                                               ("swap the sneakers for a size larger", (61, "black", "L", 2)),
+                                               ("exchange the sneakers for one size up", (61, "black", "L", 2)),
+                                               ("swap the sneakers for a smaller size", (61, "black", "S", 2))])  # fmt: skip
+def test_other_verbs_set_a_lines_count_or_step_its_size(guest, message, expected):
+    cart.add_item(guest, 61, 2, "black", "M")
+    cart.add_item(guest, 28, 1, "black", "M")
+
+    turn = say(guest, message)
+
+    assert lines(guest) == sorted([(28, "black", "M", 1), expected])
+    assert all(c["name"] != "search_products" for c in turn["tool_calls"])
+
+
+def test_increase_the_hoodie_to_3_sets_its_count(guest):
+    cart.add_item(guest, 61, 1, "black", "M")
+    cart.add_item(guest, 28, 1, "black", "M")
+
+    say(guest, "increase the hoodie to 3")
+
+    assert lines(guest) == [(28, "black", "M", 3), (61, "black", "M", 1)]
+
+
+@pytest.mark.parametrize("message, answer", [("cant find my sneakers in the cart, are they there?", "Yes — "),
+                                             ("is the hoodie still in my basket?", "No — your cart has no hoodie")])  # fmt: skip
+def test_asking_whether_a_line_is_in_the_cart_reads_the_cart_and_answers(guest, message, answer):
+    cart.add_item(guest, 61, 1, "black", "M")
+
+    turn = say(guest, message)
+
+    assert [c["name"] for c in turn["tool_calls"]] == ["cart_show"]
+    assert turn["reply"].startswith(answer) and "Classic Leather Sneakers" in turn["reply"]
+    assert lines(guest) == [(61, "black", "M", 1)]
+
+
+@pytest.mark.parametrize("message, period", [("show me todays sales", "today"), ("how did we do today", "today")])
+def test_an_admins_figures_for_today_come_from_the_dashboard(demo_catalog, message, period):
+    invalidate()
+    admin = Actor(user=make_admin())
+
+    turn = say(admin, message)
+
+    [call] = turn["tool_calls"]
+    assert (call["name"], call["arguments"]["period"]) == ("admin_dashboard", period)
+
+
+def test_an_admins_refund_cancels_the_paid_order_after_approval(demo_catalog):
+    from tests.factories import make_paid_order, make_user
+
+    invalidate()
+    admin = Actor(user=make_admin())
+    order = make_paid_order(Actor(user=make_user("buyer@example.com")), db.session.get(Product, 1))
+
+    turn = say(admin, f"refund order {order.id}")
+    [call] = turn["tool_calls"]
+    assert call["arguments"] == {"order_id": order.id, "status": "cancelled"}
+    assert db.session.get(Order, order.id).status == "paid" and "refund" in turn["reply"].lower()
+    approve(admin, turn)
+
+    db.session.expire_all()
+    assert db.session.get(Order, order.id).status == "cancelled"
+
+
+def test_an_admins_sale_on_one_garment_is_never_a_cart_count_nor_a_shop_wide_sale(demo_catalog):
+    from insightshop.models.sales import Sale
+
+    invalidate()
+    admin = Actor(user=make_admin())
+
+    turn = say(admin, "put all dresses on 20% sale for the weekend")
+
+    assert turn["tool_calls"] == [] and lines(admin) == []
+    assert "whole shop" in turn["reply"] and "Admin → Sales" in turn["reply"]
+    assert db.session.query(Sale).count() == 0
+
+
+def test_which_is_cheaper_compares_the_two_named_products_and_gives_both_prices(guest):
+    turn = say(guest, "whats cheaper, the oxford shirt or the linen shirt")
+
+    [call] = turn["tool_calls"]
+    assert call["name"] == "compare_products"
+    names = {p["name"]: p["price"] for p in call["result"]["products"]}
+    assert set(names) == {"Oxford Button-Down Shirt", "Relaxed Linen Shirt"}
+    assert all(f"${price}" in turn["reply"] for price in names.values()) and "cheaper" in turn["reply"]
+
+
+def test_a_sizing_question_about_a_thing_the_shop_does_not_sell_says_so(guest):
+    turn = say(guest, "hows the sizing on the chelsea boots, do they run small?")
+
+    assert turn["tool_calls"] == [] and "don't sell boots" in turn["reply"]

@@ -29,7 +29,8 @@ CHECKOUT_FIELDS = ("email", "shipping_name", "shipping_address", "shipping_city"
 ADDRESS_FIELDS = ("shipping_address", "shipping_city", "shipping_state", "shipping_zip", "shipping_country")
 RECIPIENT = re.compile(r",?\s*\bfor\s+([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3})\b(?=\s*[,.;!]?\s*(?:$|,))")
 SUBSTITUTE_FOR = re.compile(
-    r"\b(?:compare|vs|versus|difference|review|rate|rating|stars?|add|buy|put|get|take|order)\b"
+    r"\b(?:compare|vs|versus|difference|review|rate|rating|stars?|add|buy|put|get|take|order|cheaper|pricier|dearer|"
+    r"expensive)\b"
 )
 
 
@@ -58,7 +59,7 @@ def interpret(
     resized = _relative_size(request.norm.text, request)
     if resized != request.norm.text:  # "a size up please": the next size of the line just added, said as a letter
         request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary)
-    for decide in (slots.fill_shipping, *intent.DECIDERS):
+    for decide in (slots.fill_shipping, slots.colours_ruled_out, *intent.DECIDERS):
         outcome = decide(request)
         if isinstance(outcome, Interpretation):
             return _checked(outcome, request)
@@ -527,7 +528,27 @@ def _checked(result: Interpretation, request: intent.Request) -> Interpretation:
         if not valid:
             return Interpretation(follow_up=f"I couldn't turn that into a valid request ({error}). Could you rephrase it?",
                                   context=dict(request.context))  # fmt: skip
-    return _not_sold_note(result, request)
+    return _not_sold_note(_without_colours(result, request), request)
+
+
+def _without_colours(result: Interpretation, request: intent.Request) -> Interpretation:
+    """ "hoodies that aren't black or grey": one search with no colour filter for what was ruled out, its reply
+    listing only what comes in another colour (slots.colours_ruled_out read the colours)."""
+    colours = request.notes.get("without_colours")
+    searches = [c for c in result.calls if c.name == "search_products"]
+    if not colours or not searches or len(searches) != len(result.calls):
+        return result
+    arguments = {k: v for k, v in searches[0].arguments.items() if not (k == "color" and v in colours)}
+    kind = arguments.get("clothing_type")
+    from ...services.vocabulary import CLOTHING_TYPE_LABELS
+
+    label = CLOTHING_TYPE_LABELS.get(kind) if kind else None
+    noun = label.lower().replace("t-shirts", "T-shirts") if label else "products"
+    result.calls[:] = [
+        PlannedCall("search_products", arguments, then=slots.WithoutColour(colours[0], colours[1:], noun))
+    ]
+    result.context["excluded_colour"] = list(colours) if len(colours) > 1 else colours[0]
+    return result
 
 
 # "for my 8 yr old", "she's 9", "aged 4": a child's age (an age is no size: the shop asks, and the guide helps).

@@ -59,6 +59,17 @@ def the_line(cart: dict, wanted: WantedLine) -> tuple[dict | None, str | None]:
     return fitting[0], None
 
 
+def presence(cart: dict, wanted: WantedLine) -> tuple[list[Step], str | None]:
+    """ "is the hoodie still in my basket?": whether the cart holds such a line, from what it really holds."""
+    lines = cart.get("items") or []
+    fitting = [line for line in lines if wanted.fits(line)]
+    if fitting:
+        listed = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in fitting)
+        return [], f"Yes — your cart has {listed}."
+    held = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in lines)
+    return [], f"No — your cart has no {wanted.described()}." + (f" It holds {held}." if held else " It is empty.")
+
+
 def next_step(cart: dict, wanted: WantedLine) -> tuple[list[Step], str | None]:
     """The call that brings the named line to the wanted count, or no call and the reason."""
     line, reason = the_line(cart, wanted)
@@ -84,6 +95,15 @@ def swap_steps(cart: dict, old: WantedLine, new: dict, quantity: int | None) -> 
     if line is None:
         return [], reason
     new = dict(new)
+    step = new.pop("size_step", None)
+    if step:
+        from ...services.vocabulary import SIZES
+
+        index = SIZES.index(line["size"]) + step if line.get("size") in SIZES else -1
+        if not 0 <= index < len(SIZES):
+            edge = "largest" if step > 0 else "smallest"
+            return [], f"{line_label(line)} in {line.get('size')} is already the {edge} size we have, so I left it."
+        new["selected_size"] = SIZES[index]
     if "product_id" not in new and new.get("clothing_type") in (None, line["clothing_type"]):
         new.pop("clothing_type", None)
         new.pop("category", None)

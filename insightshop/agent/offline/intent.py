@@ -220,6 +220,8 @@ def policy_question(request: Request) -> Interpretation | None:
     if request.pending and request.pending.get("tool") == "checkout_proceed" and "?" not in plain:
         return None
     topics = [topic for topic, pattern in POLICY if pattern.search(plain)]
+    if topics == ["sizes"] and _unsold_things(plain):
+        return None  # "how's the sizing on the chelsea boots?": the shop sells no boots (not_sold says so)
     asks_for_a_code = re.search(r"\b(?:apply|use|redeem|enter|add)\b.*\b(?:coupon|voucher|promo|discount\s+code|code)\b|"
                                 r"\b(?:give|get|send)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|any\s+|some\s+)?(?:discount|coupon|"
                                 r"voucher|promo)\b", plain)  # fmt: skip
@@ -247,6 +249,15 @@ def out_of_scope(request: Request) -> Interpretation | None:
     if OUT_OF_SCOPE.search(plain) and not CART_WORDS.search(plain) and not _names_products(request):
         return reply(request, lexicon.OUT_OF_SCOPE_REPLY)
     return None
+
+
+def _unsold_things(plain: str) -> list[re.Match]:
+    """The things named that the shop does not sell ("belts"), not those worn with what is asked for."""
+    from .rules import clothing_type
+
+    return [m for m in NOT_SOLD.finditer(plain)
+            if not clothing_type(m.group(0)) and (not WORN_WITH.search(plain[: m.start()])
+                                                  or LOOKING_FOR.search(plain[: m.start()]))]  # fmt: skip
 
 
 def not_sold(request: Request) -> Interpretation | str | None:

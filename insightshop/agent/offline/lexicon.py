@@ -205,10 +205,14 @@ DASHBOARD = (
     r"how\s+many\s+orders|number\s+of\s+orders|orders\s+(?:came\s+in|did\s+we\s+get)|"
     r"low\s+(?:on\s+)?stock|running\s+(?:low|out)|out\s+of\s+stock|stock\s+levels?|inventory\s+(?:levels?|report|"
     r"status)|needs?\s+(?:restocking|to\s+be\s+restocked)|restock|(?:less|fewer)\s+than\s+\d+\s+(?:units?|items?|"
-    r"pieces?|left|in\s+stock)|units?\s+(?:left|in\s+stock))\b"
+    r"pieces?|left|in\s+stock)|units?\s+(?:left|in\s+stock)|"
+    # "show me today's sales", "how did we do today", "how's business this week"
+    r"(?:today'?s|this\s+(?:week|month|year)'?s|yesterday'?s)\s+(?:sales|orders|takings|numbers|figures)|"
+    r"(?:sales|orders)\s+(?:so\s+far\s+)?(?:today|this\s+(?:week|month|year))(?!\s+(?:on|for)\b)|"
+    r"how\s+(?:did|have|are|were)\s+we\s+(?:do|done|doing)|how(?:'?s|\s+is|\s+was)\s+(?:business|trade|the\s+shop\s+doing))\b"
 )
 PERIODS = (
-    ("today", r"\b(?:today|so\s+far\s+today|this\s+morning|since\s+midnight)\b"),
+    ("today", r"\b(?:today(?:'?s)?|so\s+far\s+today|this\s+morning|since\s+midnight)\b"),
     ("week", r"\b(?:this\s+week|past\s+week|last\s+7\s+days|last\s+seven\s+days|weekly|the\s+week)\b"),
     ("month", r"\b(?:this\s+month|past\s+month|last\s+30\s+days|monthly|the\s+month)\b"),
     ("year", r"\b(?:this\s+year|past\s+year|last\s+12\s+months|yearly|annual|the\s+year|ytd)\b"),

@@ -64,6 +64,49 @@ class CartStep:
         return {"line": named, "replace_with": dict(self.replacement), "quantity": self.quantity}
 
 
+@dataclass(frozen=True)
+class CartCheck:
+    """What a cart_show call is for when the shopper asks whether a line is there: the reply says yes or no."""
+
+    line: cart_lines.WantedLine
+
+    def __call__(self, result: dict) -> tuple[list[PlannedCall], str | None]:
+        return cart_lines.presence(result.get("cart") or {}, self.line)
+
+    def label(self) -> dict:
+        return {"line": {k: v for k, v in vars(self.line).items() if v is not None and k != "count"}, "check": True}
+
+
+@dataclass(frozen=True)
+class PriceAnswer:
+    """ "which is cheaper, the oxford shirt or the linen shirt?": the comparison, and the reply gives both prices."""
+
+    cheaper: bool = True
+
+    def __call__(self, result: dict) -> tuple[list[PlannedCall], str | None]:
+        departments = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
+        priced = []
+        for product in result.get("products") or []:
+            try:
+                priced.append((float(product["price"]), product))
+            except (KeyError, TypeError, ValueError):
+                return [], None
+        if len(priced) < 2:
+            return [], None
+        priced.sort(key=lambda pair: pair[0], reverse=not self.cheaper)
+        listed = "; ".join(
+            f"{p['name']} ({departments.get(p.get('category'), p.get('category'))}, {p.get('color')}): ${p['price']}"
+            for _, p in priced
+        )
+        if priced[0][0] == priced[1][0]:
+            return [], f"They cost the same: {listed}."
+        word = "cheaper" if self.cheaper else "pricier"
+        return [], f"The {priced[0][1]['name']} is {word} — {listed}."
+
+    def label(self) -> dict:
+        return {"answer": "cheaper" if self.cheaper else "pricier"}
+
+
 @dataclass
 class Interpretation:
     calls: list[PlannedCall] = field(default_factory=list)
@@ -322,7 +365,8 @@ RATING = re.compile(
 )
 COMPARE = _rx(
     r"\bcompare\b|\bcomparison\b|\bcomparing\b|\bdifference\s+between\b|\bvs\.?\b|\bversus\b|"
-    r"\bside\s+by\s+side\b|\bwhich\s+(?:one\s+)?is\s+better\b"
+    r"\bside\s+by\s+side\b|\bwhich\s+(?:one\s+)?is\s+better\b|"
+    r"\b(?:which|what)(?:'?s|\s+is|\s+one\s+is|s)?\s+(?:cheaper|pricier|dearer|(?:more|less)\s+expensive)\b"
 )
 TRACK = _rx(r"\btrack(?:ing)?\b|\bwhere(?:'s|\s+is)\s+my\s+(?:package|parcel|shipment|delivery)\b")
 TRACK_TOKEN = re.compile(
@@ -396,8 +440,8 @@ SET_LINE = re.compile(
     r"^(?:(?:ok(?:ay)?|actually|please|pls|can\s+you|could\s+you|hey|and|so|now)[\s,]+)*"
     r"(?:set|change|update|adjust|make|reduce|increase|lower|raise|bump|cut|bring)\s+(?:up\s+|down\s+)?"
     r"(?:the\s+|my\s+)?(?:(?:quantity|qty|number|count|amount)\s+(?:of\s+)?(?:the\s+|my\s+)?)?"
-    r"(?P<item>.+?)\s+(?:(?:quantity|qty|count)\s+)?(?:down\s+|up\s+)?to\s+(?P<count>" + NUM + r")"
-    r"(?:\s+(?:pieces|units|items|pairs|of\s+them|total|in\s+total|please|pls))*\W*$"
+    r"(?P<item>.+?)\s+(?:(?:quantity|qty|count)\s+)?(?:down\s+|up\s+)?to\s+(?:just\s+|only\s+)?(?P<count>" + NUM + r")"
+    r"(?:\s+(?:pieces?|units?|items?|pairs?|of\s+them|total|in\s+total|please|pls))*\W*$"
 )
 # "actually make the hoodies 2", "make my socks 1": a line already in the cart, to a count, without "to".
 MAKE_LINE = re.compile(
@@ -984,7 +1028,39 @@ def h_sale_automation(turn: Turn) -> Interpretation | None:
     return call(turn, "admin_sale_run_automation", {}) if turn.msg.has(AUTOMATION) else None
 
 
+# "put all dresses on 20% sale for the weekend": a sale on part of the shop.
+SALE_ON = _rx(
+    r"\b(?:put|mark|set|make|place|discount|run|create|start|add|launch|schedule)\b.*?(?:\bon\s+(?:a\s+)?(?:\d+\s*(?:%|percent)"
+    r"\s+(?:off\s+)?)?sale\b|\d+\s*(?:%|percent)\s+(?:off|sale|discount)\b)"
+)
+
+
 def h_sale_create(turn: Turn) -> Interpretation | None:
+    msg = turn.msg
+    if (
+        turn.is_admin
+        and (msg.has(SALE_CREATE) or msg.has(SALE_ON))
+        and (msg.types or msg.category)
+        and not msg.has(CART_RX)
+    ):
+        # admin_sale_create has no product scope: a sale made here would discount everything.
+        kinds = (
+            (
+                msg.types[-1]
+                + (
+                    "es"
+                    if msg.types[-1].endswith(("ss", "sh", "ch", "x"))
+                    else ""
+                    if msg.types[-1].endswith("s")
+                    else "s"
+                )
+            )
+            if msg.types
+            else {"men": "men's", "women": "women's", "kids": "kids'"}.get(msg.category or "", "those products")
+        )
+        return say(turn, f"I can't make a sale for {kinds} only: a sale made here applies to the whole shop. To put just "
+                         f"{kinds} on sale, create the sale in Admin → Sales and choose its products there. I haven't "
+                         "created anything.")  # fmt: skip
     if not turn.msg.has(SALE_CREATE) or turn.msg.product_ids:
         return None
     return finish(turn, "admin_sale_create", {**turn.pending_args("admin_sale_create"), **sale_fields(turn)})
@@ -1027,9 +1103,12 @@ def h_order_update(turn: Turn) -> Interpretation | None:
     imperative = IMPERATIVE_STATUS.search(msg.norm)
     statement = turn.is_admin and ORDER_STATEMENT.search(msg.norm) and "?" not in msg.norm
     hashed = MARK_HASH.search(msg.norm)
-    if not (imperative or statement or hashed or (msg.has(UPDATE_ORDER) and STATUS_RX.search(msg.norm))):
+    refund = turn.is_admin and REFUND_ORDER.search(msg.norm)
+    if not (refund or imperative or statement or hashed or (msg.has(UPDATE_ORDER) and STATUS_RX.search(msg.norm))):
         return None
     status = STATUS_VERBS[imperative.group(1)] if imperative else _order_status_word(msg)
+    if refund:
+        status = "cancelled"
     order_id = (
         msg.order_id
         or (int(hashed.group(1)) if hashed else None)
@@ -1039,7 +1118,18 @@ def h_order_update(turn: Turn) -> Interpretation | None:
         return ask(
             turn, f"Which order number should be marked {status}?", "admin_order_update_status", {"status": status}
         )
-    return call(turn, "admin_order_update_status", {"order_id": order_id, "status": status})
+    result = call(turn, "admin_order_update_status", {"order_id": order_id, "status": status})
+    if refund:
+        result.context["offline_note"] = ("A refund is made by cancelling the order: cancelling a paid order "
+                                          "refunds its payment and puts its items back in stock.")  # fmt: skip
+    return result
+
+
+# An admin's "refund order 3": the shop refunds by cancelling (a paid order's payment is refunded on cancel).
+REFUND_ORDER = _rx(
+    r"^(?:please\s+|can\s+you\s+|could\s+you\s+|go\s+ahead\s+and\s+)*(?:refund|issue\s+a\s+refund\s+(?:for|on))\s+"
+    r"(?:the\s+|this\s+)?order\b"
+)
 
 
 def h_product_delete(turn: Turn) -> Interpretation | None:
@@ -1194,7 +1284,16 @@ def h_compare(turn: Turn) -> Interpretation | None:
         ids = [turn.ctx["last_product_id"], ids[0]]
     if len(ids) < 2:
         return ask(turn, QUESTIONS["compare_products"])
+    asked = WHICH_PRICIER.search(msg.norm)
+    if asked:
+        cheaper = not re.search(r"pricier|dearer|more\s+expensive", asked.group(0))
+        return _result(turn, [PlannedCall("compare_products", {"product_ids": ids[:10]}, then=PriceAnswer(cheaper))])
     return call(turn, "compare_products", {"product_ids": ids[:10]})
+
+
+WHICH_PRICIER = _rx(
+    r"\b(?:which|what)(?:'?s|\s+is|\s+one\s+is|s)?\s+(?:cheaper|pricier|dearer|(?:more|less)\s+expensive)\b"
+)
 
 
 def h_compare_list(turn: Turn) -> Interpretation | None:
@@ -1247,6 +1346,13 @@ MAKE_LOOK = _rx(
 )
 
 
+# "a size larger", "one size up", "the next size down", "a bigger size": the line's size, one step up or down.
+RELATIVE_STEP = re.compile(
+    r"(?:(?:a|one|the)\s+)?(?:(?:size|one\s+size)\s+)?(?:(?P<word>bigger|larger|smaller|up|down)|next\s+size\s+"
+    r"(?P<next>up|down))(?:\s+size)?(?:\s+(?:please|pls|instead))*"
+)
+
+
 def h_swap(turn: Turn) -> Interpretation | None:
     """ "swap the white shirt for a blue one", "make the hoodie red": read the cart, add the new item (unsaid details
     from the line), then remove the old line once that worked."""
@@ -1256,6 +1362,12 @@ def h_swap(turn: Turn) -> Interpretation | None:
     if match.re is MAKE_LOOK and not (normalise_color(match.group("new")) or normalise_size(match.group("new"))):
         return None
     old, new = _item(match.group(1)), _item(match.group(2))
+    step = RELATIVE_STEP.fullmatch(match.group(2).strip(" .!?")) if match.re is SWAP_ITEMS else None
+    if step and old.identified:
+        # "swap the sneakers for a size larger": the same line, the next of the shop's sizes (read from the cart).
+        line = cart_lines.WantedLine(None, old.product_id, old.clothing_type, old.color, old.size, old.category)
+        up = (step.group("word") or step.group("next") or "").lower() in ("bigger", "larger", "up")
+        return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(line, (("size_step", 1 if up else -1),)))])
     if not old.identified or not (new.identified or new.color or new.size):
         return None
     line = cart_lines.WantedLine(None, old.product_id, old.clothing_type, old.color, old.size, old.category)
@@ -1410,6 +1522,26 @@ def h_cart_line_stock(turn: Turn) -> Interpretation | None:
     named = _item(match.group("item"))
     line = cart_lines.WantedLine(None, named.product_id, named.clothing_type, named.color, named.size, named.category)
     return _result(turn, [PlannedCall("cart_show", {}, then=LineStock(line))])
+
+
+# "is the hoodie still in my basket?", "can't find my sneakers in the cart, are they there?": whether a line is there.
+CART_PRESENCE = _rx(
+    r"\b(?:is|are|was|were)\s+(?:the|my|it|they|those|these|that|there)\b[^?.!]*?\b(?:in|inside)\s+(?:my|the|our)\s+"
+    r"(?:shopping\s+)?(?:cart|basket|bag|trolley)\b|"
+    r"\b(?:can\s*not|cannot|can'?t|could\s*n'?t|do\s*n'?t|do\s+not)\s+(?:find|see)\b[^?.!]*?\b(?:cart|basket|bag|trolley)\b"
+)
+
+
+def h_cart_presence(turn: Turn) -> Interpretation | None:
+    """A question whether something is in the cart: read the cart and answer yes or no (never an add)."""
+    msg = turn.msg
+    if not msg.has(CART_PRESENCE) or msg.has(ADD) or msg.has(REMOVE):
+        return None
+    named = next((i for i in items(msg) if i.identified), None)
+    if named is None:
+        return None
+    line = cart_lines.WantedLine(None, named.product_id, named.clothing_type, named.color, named.size, named.category)
+    return _result(turn, [PlannedCall("cart_show", {}, then=CartCheck(line))])
 
 
 def h_cart_show(turn: Turn) -> Interpretation | None:
@@ -1850,7 +1982,7 @@ RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update, h_orders_list,
     h_checkout, h_cart_clear, h_review, h_compare, h_track, h_order_status,
-    h_set_line_quantity, h_cart_line_stock, h_product_options, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
+    h_set_line_quantity, h_cart_line_stock, h_product_options, h_cart_presence, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
     h_pending, h_change_cart_line, h_refine, h_compare_list, h_search, h_small_talk,
 )  # fmt: skip
 

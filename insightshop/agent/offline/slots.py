@@ -23,6 +23,7 @@ from .rules import (
     ORDINALS,
     RATING,
     REMOVE,
+    SEARCH_VERB,
     Interpretation,
     Msg,
     PlannedCall,
@@ -74,7 +75,8 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     shown = [p for p in request.context.get("last_shown") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)]
     excluded = request.context.get("excluded_colour")
     if excluded and request.context.get("last_action") == "search_products":
-        shown = [p for p in shown if set(p.get("colors") or []) - {excluded}]  # the list as it was said
+        ruled_out = set(excluded) if isinstance(excluded, list) else {excluded}
+        shown = [p for p in shown if set(p.get("colors") or []) - ruled_out]  # the list as it was said
     if not shown:
         return None
     msg = Msg(request.norm.text)
@@ -477,27 +479,71 @@ NOT_THIS_COLOUR = re.compile(
 
 @dataclass(frozen=True)
 class WithoutColour:
-    """What a search found minus the products that come only in the colour the shopper ruled out (the search
+    """What a search found minus the products that come only in the colour(s) the shopper ruled out (the search
     itself cannot exclude a colour)."""
 
     colour: str
+    also: tuple[str, ...] = ()  # "not black or grey": more colours ruled out
+    noun: str | None = None  # "hoodies": the reply leads with what was asked for, the colours ruled out last
 
     def __call__(self, result: dict) -> tuple[list, str | None]:
+        excluded = {self.colour, *self.also}
+        said = " or ".join(dict.fromkeys((self.colour, *self.also)))
         products = result.get("products") or []
-        kept = [p for p in products if set(p.get("available_colors") or [p.get("color")]) - {self.colour}]
+        kept = [p for p in products if set(p.get("available_colors") or [p.get("color")]) - excluded]
         if not kept:
-            return [], f"Everything I found comes only in {self.colour}, so there is nothing to show without it."
+            if not products:
+                return [], "I found nothing matching that, so there is nothing to show."
+            return [], f"Everything I found comes only in {said}, so there is nothing to show without it."
         departments = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
         listed = "; ".join(
             f"{p['name']}, {departments.get(p.get('category'), p.get('category'))}, "
-            f"{'/'.join(c for c in (p.get('available_colors') or [p.get('color')]) if c != self.colour)}, ${p['price']}"
+            f"{'/'.join(c for c in (p.get('available_colors') or [p.get('color')]) if c not in excluded)}, ${p['price']}"
             for p in kept[:3]
         )
         more = f" (and {len(kept) - 3} more)" if len(kept) > 3 else ""
-        return [], f"Not in {self.colour}: {listed}{more}."
+        if self.noun:
+            return [], f"Here are {len(kept)} {self.noun}: {listed}{more} â€” leaving out {said}."
+        return [], f"Not in {said}: {listed}{more}."
 
     def label(self) -> dict:
-        return {"without_colour": self.colour}
+        return {"without_colour": [self.colour, *self.also] if self.also else self.colour}
+
+
+# "hoodies that aren't black or grey", "dresses that are not red", "I don't want anything pink, show me girls' tops":
+# colours ruled out of a search (read from the plain text: contractions expanded).
+_COLOUR_LIST = r"(?:" + _COLOURS + r")(?:\s*(?:,|/|\bor\b|\band\b|\bnor\b)\s*(?:in\s+)?(?:" + _COLOURS + r"))*"
+EXCLUDED_COLOURS = re.compile(
+    r"(?:\b(?:that|which)\s+(?:are|is)\s+|\bi\s+)?(?:\bbut\s+)?"
+    r"(?:\b(?:not|nothing|no|are\s*n'?t|arent|is\s*n'?t|isnt|without|except|excluding|other\s+than|besides)|"
+    r"\banything\s+but|\b(?:do\s+not|don'?t|dont)\s+(?:want|like|need)\s+(?:anything|any|something)(?:\s+in)?)"
+    r"\s+(?:in\s+|any\s+)?(?P<list>" + _COLOUR_LIST + r")\b(?:\s+ones?\b)?"
+)
+
+
+def colours_ruled_out(request: Request) -> str | None:
+    """A search with colours ruled out: the search runs without them (and without any colour filter for them), and
+    the reply lists only what comes in another colour (request.notes["without_colours"], applied once planned)."""
+    if (
+        request.pending
+        or request.context.get("last_action") == "cart_add_item"
+        and not re.search(r"\b(?:show|find|search|see|browse|looking|look)\b", request.plain)
+    ):
+        return None
+    plain = request.plain
+    match = EXCLUDED_COLOURS.search(plain)
+    if not match:
+        return None
+    colours = tuple(dict.fromkeys(c for c in map(normalise_color, re.findall(r"[a-z]+", match.group("list"))) if c))
+    rest = (plain[: match.start()] + " " + plain[match.end() :]).strip(" ,.;")
+    rest = re.sub(r"\s*,\s*,", ",", rest).strip(" ,")
+    msg = Msg(rest)
+    if not colours or not (msg.types or msg.has(SEARCH_VERB) or msg.category) or msg.has(REMOVE) or msg.has(ADD):
+        return None
+    if re.search(r"\b(?:cart|basket|bag|trolley)\b", plain) or set(msg.colors) - set(colours):
+        return None  # "not black jeans, blue ones": the colour wanted is searched for (rules.search_parts)
+    request.notes["without_colours"] = colours
+    return rest
 
 
 def not_this_colour(request: Request) -> Interpretation | None:
