@@ -1419,6 +1419,17 @@ def test_colours_ruled_out_are_never_searched_for_nor_listed(guest, message, exc
     assert lines(guest) == []
 
 
+@pytest.mark.parametrize("message", ["I am not looking for red, I want a green dress",
+                                     "im not after red - a green dress please", "not interested in red, green dresses"])  # fmt: skip
+def test_a_colour_not_looked_for_is_not_searched_and_the_one_wanted_is(guest, message):
+    turn = say(guest, message)
+
+    [call] = turn["tool_calls"]
+    assert call["name"] == "search_products"
+    assert (call["arguments"].get("color"), call["arguments"].get("clothing_type")) == ("green", "dress")
+    assert "green" in turn["reply"] and " red," not in turn["reply"].split("Also close")[0]
+
+
 @pytest.mark.parametrize("message, expected", [("reduce the sneakers to one pair", (61, "black", "M", 1)),
                                                ("lower the sneakers to 1", (61, "black", "M", 1)),
                                                ("swap the sneakers for a size larger", (61, "black", "L", 2)),

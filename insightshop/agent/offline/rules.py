@@ -417,7 +417,10 @@ CATALOG_WORDS = _rx(
 SWAP_ITEMS = _rx(r"\b(?:swap|exchange|switch|replace|change)\s+(?:out\s+)?(.+?)\s+(?:for|with|to|into)\s+(.+)$")
 EXCLUDED = _rx(
     r"(?:\bbut\s+(?:not|no)|\bnot|\b(?:are|is|were|was)n'?t|\bwithout|\bexcept|\bexcluding|\banything\s+but|"
-    r"\bany\s+(?:other\s+)?(?:colou?r|style|kind)\s+but)\s+(?:any\s+|in\s+|the\s+)?([a-z]+)"
+    r"\bany\s+(?:other\s+)?(?:colou?r|style|kind)\s+but)\s+"
+    # "I'm not looking for red, I want green": what is not looked for is ruled out, not the word "looking".
+    r"(?:(?:looking|searching|shopping|asking)\s+for\s+|interested\s+in\s+|after\s+)?"
+    r"(?:any\s+|in\s+|the\s+)?([a-z]+)"
 )
 # "no wait, I meant XL": a correction of what was just asked for.
 CORRECTION = (
