@@ -117,8 +117,7 @@ def handle_unexpected_error(error: Exception):
 
 def handle_database_unavailable(error: Exception):
     """503 with Retry-After while the database cannot be reached; the app recovers by itself when it is back."""
-    first_line = (str(error).strip().splitlines() or [""])[0][:300]
-    current_app.logger.warning("Database unavailable (%s): %s", type(error).__name__, first_line)
+    current_app.logger.warning("Database unavailable (%s): %s", type(error).__name__, _first_line(error))
     try:
         # The transaction died with its connection; the pool (pool_pre_ping) hands the next request a fresh one.
         db.session.rollback()
@@ -148,12 +147,18 @@ def release_database_session(_error: BaseException | None = None) -> None:
     try:
         db.session.remove()
     except DATABASE_UNAVAILABLE as error:
-        first_line = (str(error).strip().splitlines() or [""])[0][:300]
-        current_app.logger.warning("Database connection lost while closing a session: %s", first_line)
+        current_app.logger.warning("Database connection lost while closing a session: %s", _first_line(error))
         try:
             db.session.registry().invalidate()  # drops the connection without the ROLLBACK that failed
+        except Exception:  # nothing left to save: the answer must still go out
+            current_app.logger.debug("Invalidating a lost database connection failed", exc_info=True)
         finally:
             db.session.registry.clear()
+
+
+def _first_line(error: Exception) -> str:
+    # The driver's message without its SQL and background link: enough for a log line, never a page.
+    return (str(error).strip().splitlines() or [""])[0][:300]
 
 
 def init_app(app: Flask) -> None:
