@@ -549,6 +549,14 @@ def test_a_header_without_an_address_gives_none():
     assert address("INSIGHTSHOP", "Everyday clothing for the whole family", "2 x White Oxford Shirt   58.00") is None
 
 
+def test_numbered_lines_under_the_contact_details_without_street_or_postcode_are_no_address():
+    lines = ("KOPI HOUSE SDN BHD (123456-K)", "TEL: 03-1234 5678", "GST ID: 000123456789", "TAX RECEIPT")
+    assert address(*lines, "7 KOPI2", "12 SITI", "CHK", "5 JAN 18") is None
+    # a street or a postcode below the contact lines is still the address
+    assert address(*lines, "12, JALAN MAJU 3,", "TAMAN MAJU") == "12, JALAN MAJU 3, TAMAN MAJU"
+    assert address(*lines, "12 KOPI", "47400 PETALING JAYA") == "12 KOPI 47400 PETALING JAYA"
+
+
 # items -----------------------------------------------------------------------------------------------------------
 
 

@@ -276,9 +276,24 @@ def find_address(located: Located, merchant: TextField | None) -> TextField | No
         spans[0] = _trimmed(lines[first], label.end(), spans[0][2]) or spans[0]
     value = " ".join(as_typed(lines[i].text[s:e]) for i, s, e in spans)
     postcode = any(has_postcode(lines[i].upper[s:e]) for i, s, e in spans)
+    if (
+        not postcode
+        and _below_contact(lines, after, first)
+        and not any(_streetish(lines[i].upper[s:e]) for i, s, e in spans)
+    ):
+        return None  # "4 CHILIS3" / "23 ANIS" under the TEL and GST lines: a table and covers, not an address
     # Exact-match accuracy of addresses with a postcode is about two in three (punctuation and line-breaks differ
     # between printers and annotators), so even a complete-looking address stays near the 0.7 threshold.
     return TextField(value, tuple(spans), 0.75 if postcode else 0.55) if value else None
+
+
+def _below_contact(lines: tuple[Line, ...], after: int, first: int) -> bool:
+    """Contact details or tax numbers are printed between the merchant and the line taken as the address's first."""
+    return any(STOP.search(lines[i].upper) for i in range(after, first))
+
+
+def _streetish(text: str) -> bool:
+    return bool(STREET.search(text) or PLACE.search(text))
 
 
 def as_typed(part: str) -> str:
