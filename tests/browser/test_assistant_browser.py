@@ -81,3 +81,26 @@ def test_an_admin_ships_an_order_by_chat_and_a_customer_cannot(live_server, brow
     shipped = db.session.get(type(order), order.id)
     assert (shipped.status, shipped.carrier, shipped.tracking_number) == ("shipped", "UPS", "1Z999AA10123456784")
     admin_context.close()
+
+
+def test_a_message_sent_while_the_last_is_being_answered_goes_next_instead_of_vanishing(live_server, page):
+    # The first answer is held back, so the shopper's second message is typed and sent while it is on its way.
+    held = []
+    page.route("**/chat/message", lambda route: held.append(route) if not held else route.continue_())
+    page.goto(f"{live_server}/chat")
+    box = page.locator("form.chat-form input[name=message]").first
+    box.fill("show me red dresses")
+    box.press("Enter")
+    expect(page.locator("#chat-log .chat-typing")).to_have_count(1)
+    box.fill("show me blue jeans")
+    box.press("Enter")  # the form is busy: the message waits in the box
+    expect(box).to_have_value("show me blue jeans")
+    held[0].continue_()
+
+    users = page.locator("#chat-log .chat-msg--user")
+    expect(users).to_have_count(2)
+    expect(users.nth(0)).to_have_text("show me red dresses")
+    expect(users.nth(1)).to_have_text("show me blue jeans")
+    expect(page.locator("#chat-log .chat-msg--assistant").last).to_contain_text("jeans")
+    expect(box).to_have_value("")
+    assert page.console_errors == []

@@ -52,6 +52,41 @@
     return "That didn't work (error " + status + "). Please try again.";
   }
 
+  // A message typed and sent while the last one is still being answered is neither dropped (htmx ignores a second
+  // request from the same form) nor wiped by the reset below: it waits in the box and goes once the answer is in.
+  // (While busy the Send button is disabled, so Enter in the box submits nothing: it is caught here.)
+  function busyChatForm(element) {
+    const form = element && element.closest ? element.closest("form.chat-form") : null;
+    return form && form.getAttribute("aria-busy") === "true" ? form : null;
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = busyChatForm(event.target);
+    if (!form) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    form.dataset.sendNext = "1";
+  }, true);
+
+  document.addEventListener("keydown", function (event) {
+    const form = event.key === "Enter" && !event.isComposing ? busyChatForm(event.target) : null;
+    if (!form || event.target.name !== "message") return;
+    event.preventDefault();
+    form.dataset.sendNext = "1";
+  }, true);
+
+  function finishSending(form, detail) {
+    const input = form.querySelector("input[name=message]");
+    // Only what was sent leaves the box; a message typed meanwhile stays (and stays after a failure too).
+    if (detail.successful && input && input.value === detail.chatSent) input.value = "";
+    const queued = form.dataset.sendNext === "1";
+    delete form.dataset.sendNext;
+    if (queued && detail.successful && input && input.value.trim()) {
+      // After htmx has finished with this request, so the form is free to send again.
+      window.setTimeout(function () { form.requestSubmit(); }, 0);
+    }
+  }
+
   function buttonsOf(form) {
     return form ? Array.prototype.slice.call(form.querySelectorAll("button")) : [];
   }
@@ -64,6 +99,7 @@
     if (form.classList.contains("chat-form")) {
       const input = form.querySelector("input[name=message]");
       if (input && input.value.trim()) pending.push(bubble(log, "user", input.value.trim(), "chat-msg--pending"));
+      event.detail.chatSent = input ? input.value : "";
     }
     pending.push(typingIndicator(log));
     // The same detail object comes back in htmx:afterRequest, even when the form was swapped away meanwhile.
@@ -85,7 +121,7 @@
       const decided = form.classList.contains("chat-confirm-actions") && event.detail.successful;
       // Approve/Cancel stay disabled once the server has answered (the decision is final); other buttons return.
       if (!decided) buttonsOf(form).forEach(function (button) { button.disabled = false; });
-      if (event.detail.successful && form.classList.contains("chat-form")) form.reset();
+      if (form.classList.contains("chat-form")) finishSending(form, event.detail);
     }
     if (!event.detail.successful) {
       const status = event.detail.xhr ? event.detail.xhr.status : 0;
