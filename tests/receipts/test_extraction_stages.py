@@ -311,6 +311,19 @@ def test_a_document_title_after_the_name_is_not_part_of_it():
     assert merchant("RECEIPT", "CORNER MARKET") == "CORNER MARKET"
 
 
+def test_a_legal_form_or_long_business_word_one_letter_off_is_spelt_right_in_the_name():
+    assert (
+        merchant("KEDAI MAJU ENTERPRlSE", "NO 3, JALAN MAJU") == "KEDAI MAJU ENTERPRlSE"
+    )  # not upper-case: as printed
+    assert merchant("LIM BROTHERS ENTERPRTSE", "NO 3, JALAN MAJU") == "LIM BROTHERS ENTERPRISE"
+    assert merchant("SRI INDAH HARDWAAE SDN BND", "(123456-K)") == "SRI INDAH HARDWARE SDN BHD"
+    assert merchant("ANJUNG RESTAURENT SDN BHD") == "ANJUNG RESTAURANT SDN BHD"
+    # a real word next to a business word, a short word, or a different first or last letter stays as printed
+    assert merchant("CITY STATIONERS SDN BHD") == "CITY STATIONERS SDN BHD"
+    assert merchant("MEGA ENTERPRISES SDN BHD") == "MEGA ENTERPRISES SDN BHD"
+    assert merchant("BESTARI MART SDN BHD") == "BESTARI MART SDN BHD"
+
+
 def test_a_web_address_is_not_the_merchant():
     assert merchant("INSIGHTSHOP", "Everyday clothing", "shop.insightshop.example") == "INSIGHTSHOP"
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import vocabulary
 from .locate import Located
-from .normalise import Line
+from .normalise import WORD, Line, one_edit_apart
 
 LEGAL = re.compile("|".join(vocabulary.LEGAL_FORMS))
 BUSINESS = re.compile("|".join(vocabulary.BUSINESS_WORDS))
@@ -89,8 +89,31 @@ def find_merchant(located: Located) -> TextField | None:
         return None
     first, last = _joined_range(lines, index, end)
     spans = [span for i in range(first, last + 1) if (span := _name_span(lines[i])) is not None]
-    value = " ".join(lines[i].text[s:e] for i, s, e in spans)
+    value = as_named(" ".join(lines[i].text[s:e] for i, s, e in spans))
     return TextField(value, tuple(spans), {3: 0.85, 2: 0.75, 1: 0.6}[tiers[index]]) if value else None
+
+
+LEGAL_MISREAD = re.compile(r"\b(SDN\.?\s*)(?:BND|BHO|BH)\b(?=\.?)")  # "SDN BND": the H or D misread
+LONG_BUSINESS_WORDS = tuple(
+    word for pattern in vocabulary.BUSINESS_WORDS if len(word := pattern.strip("\\b")) >= 8 and word.isalpha()
+)
+
+
+def as_named(name: str) -> str:
+    """The name with its legal form and long business words as they are spelt, where the print has one letter wrong
+    ("SDN BND" -> "SDN BHD", "ENTERORISE" / "ENTYERPRISE" -> "ENTERPRISE"). The first and last letters must agree, so
+    "STATIONER" and "STATIONERS" stay what they are."""
+    name = LEGAL_MISREAD.sub(r"\1BHD", name)
+    return WORD.sub(lambda m: _business_word(m.group()), name)
+
+
+def _business_word(word: str) -> str:
+    if not word.isupper() or len(word) < 8 or word in LONG_BUSINESS_WORDS:
+        return word
+    for known in LONG_BUSINESS_WORDS:
+        if known[0] == word[0] and known[-1] == word[-1] and one_edit_apart(word, known):
+            return known
+    return word
 
 
 def _choose_name_line(tiers: dict[int, int], registered: set[int] = frozenset()) -> int | None:
