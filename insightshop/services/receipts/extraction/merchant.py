@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import vocabulary
 from .locate import Located
-from .normalise import WORD, Line, one_edit_apart
+from .normalise import WORD, Line, letters_in_words, one_edit_apart, upper_same_length
 
 LEGAL = re.compile("|".join(vocabulary.LEGAL_FORMS))
 BUSINESS = re.compile("|".join(vocabulary.BUSINESS_WORDS))
@@ -100,9 +100,12 @@ LONG_BUSINESS_WORDS = tuple(
 
 
 def as_named(name: str) -> str:
-    """The name with its legal form and long business words as they are spelt, where the print has one letter wrong
-    ("SDN BND" -> "SDN BHD", "ENTERORISE" / "ENTYERPRISE" -> "ENTERPRISE"). The first and last letters must agree, so
-    "STATIONER" and "STATIONERS" stay what they are."""
+    """The printed name as it is spelt: digits that OCR put inside its words read as the letters they resemble
+    ("5DN 8HD" -> "SDN BHD", "G1N KEE" -> "GIN KEE"; "99 SPEED MART", "CT281" stay), and its legal form and long
+    business words right where the print has one letter wrong ("SDN BND" -> "SDN BHD", "ENTERORISE" / "ENTYERPRISE"
+    -> "ENTERPRISE"; the first and last letters must agree, so "STATIONER" and "STATIONERS" stay). Case as printed."""
+    key = letters_in_words(upper_same_length(name))
+    name = "".join(k if c.isdigit() else c for c, k in zip(name, key, strict=True))
     name = LEGAL_MISREAD.sub(r"\1BHD", name)
     return WORD.sub(lambda m: _business_word(m.group()), name)
 
