@@ -550,6 +550,16 @@ def test_a_comma_or_full_stop_set_off_by_a_space_is_written_against_its_word():
     assert find_address(result, find_merchant(result)).spans == ((1, 0, 23), (2, 0, 12))
 
 
+def test_digits_read_inside_the_words_of_an_address_are_the_letters_they_resemble():
+    assert address("KEDAI MAJU SDN BHD", "NO 3, JALAN 5ETIA 1NDAH,", "8ANDAR PUCH0NG, 47100 SELANG0R") == (
+        "NO 3, JALAN SETIA INDAH, BANDAR PUCHONG, 47100 SELANGOR"
+    )
+    # numbers at a word's end, ordinals and codes stay as printed
+    assert address("KEDAI MAJU SDN BHD", "LOT G1, LEVEL UG1, 1ST FLR, NO1,", "JALAN SS21/5B, 47400 PJ") == (
+        "LOT G1, LEVEL UG1, 1ST FLR, NO1, JALAN SS21/5B, 47400 PJ"
+    )
+
+
 def test_a_branch_name_above_the_numbered_street_line_is_not_the_address():
     assert address(
         "NOODLE HOUSE SDN BHD (123456-A)", "NOODLE HOUSE PLAZA MAWAR", "NO.12-1, PLAZA MAWAR INDAH 3,",

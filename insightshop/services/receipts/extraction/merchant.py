@@ -99,6 +99,27 @@ LONG_BUSINESS_WORDS = tuple(
 )
 
 
+def _digits_as_letters(text: str) -> str:
+    """Digits OCR put inside the words of an address line read as letters ("SE1ANGOR", "5ELANGOR", "TAMAN 8ARU"):
+    only between two letters, or first before four letters or more. A number at a word's end ("UG1", "NO1"), an
+    ordinal ("1ST") or a code with as many digits as letters ("SS21", "U5") stays."""
+    key = letters_in_words(upper_same_length(text))
+
+    def fix(match: re.Match) -> str:
+        word, start = match.group(), match.start()
+        chars = list(word)
+        for i, c in enumerate(word):
+            if not c.isdigit() or key[start + i] == c:
+                continue
+            inside = 0 < i < len(word) - 1 and word[i - 1].isalpha() and word[i + 1].isalpha()
+            leading = i == 0 and len(word) >= 5 and word[1:].isalpha()
+            if inside or leading:
+                chars[i] = key[start + i]
+        return "".join(chars)
+
+    return WORD.sub(fix, text)
+
+
 def as_named(name: str) -> str:
     """The printed name as it is spelt: digits that OCR put inside its words read as the letters they resemble
     ("5DN 8HD" -> "SDN BHD", "G1N KEE" -> "GIN KEE"; "99 SPEED MART", "CT281" stay), and its legal form and long
@@ -325,8 +346,9 @@ def _streetish(text: str) -> bool:
 def as_typed(part: str) -> str:
     """An address line as people type it: a comma or full stop that the print sets off with a space is written
     against the word before it ("JALAN KPB 6 ," -> "JALAN KPB 6,", "PETALING JAYA ." -> "PETALING JAYA.",
-    "NO . 3" -> "NO.3"); everything else as printed."""
-    part = SPACED_END.sub(r"\1", part)
+    "NO . 3" -> "NO.3"), and digits misread inside its words as letters (see _digits_as_letters); everything else as
+    printed."""
+    part = SPACED_END.sub(r"\1", _digits_as_letters(part))
     return SPACED_STOP.sub(".", part)
 
 
