@@ -30,14 +30,23 @@ def _shown(product: dict) -> dict:
     }
 
 
+def _add_failed(context: dict, entry: dict) -> bool:
+    """Whether this failed add is the one the engine last asked for (a named product's department, read from the
+    message, is not among its arguments)."""
+    asked = {k: v for k, v in (entry.get("arguments") or {}).items() if k != "quantity"}
+    last = context.get("last_item")
+    if "product_id" in asked and isinstance(last, dict):
+        last = {k: v for k, v in last.items() if k != "category"}
+    return entry.get("outcome") != "executed" and asked == last
+
+
 def remember(context: dict, tool_calls: list[dict]) -> dict:
     """Products the shopper just saw or added, so "add the first one" or "compare them" point at real ids."""
     context.pop("choice_for", None)
     for entry in tool_calls:
         _remember_choice(context, entry)
         if entry.get("name") == "cart_add_item":  # "make it 2" after an add that failed adds 2, removes nothing
-            asked = {k: v for k, v in (entry.get("arguments") or {}).items() if k != "quantity"}
-            context["last_add_failed"] = entry.get("outcome") != "executed" and asked == context.get("last_item")
+            context["last_add_failed"] = _add_failed(context, entry)
         if entry.get("outcome") != "executed" or not isinstance(entry.get("result"), dict):
             continue
         result = entry["result"]

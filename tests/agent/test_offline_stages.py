@@ -597,3 +597,51 @@ def test_an_age_adds_no_size_but_notes_the_size_guides_size(message, hint):
 def test_a_size_said_with_an_age_needs_no_hint():
     result = interpret("add a blue hoodie in size S for my 6-year-old", {})
     assert "offline_note" not in result.context
+
+
+@pytest.mark.parametrize("message", ["wait", "hold on", "no wait, leave it", "i won't need to pay for shipping, right?",
+                                     "I almost scrapped the jeans", "don't scrap the jeans"])  # fmt: skip
+def test_a_pause_or_a_need_that_is_no_line_removes_nothing(message):
+    context = {"last_action": "cart_add_item", "last_item": {"clothing_type": "hoodie"}, "last_quantity": 2}
+    assert all(c.name != "cart_remove_item" for c in interpret(message, context).calls)
+
+
+@pytest.mark.parametrize("message", ["show me todays sales", "todays deals on hoodies"])
+def test_today_is_no_search_word(message):
+    [planned] = interpret(message, {}).calls
+    assert planned.arguments.get("on_sale") and "query" not in planned.arguments
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("compare 2 and 3", ("compare_products", {"product_ids": [2, 3]})),
+    ("show me the 2 cheapest jeans", ("search_products", {"clothing_type": "jeans", "sort_by": "price_low"})),
+])  # fmt: skip
+def test_numbers_and_rankings_without_a_ranked_comparison_are_read_as_before(message, expected):
+    [planned] = interpret(message, {}).calls
+    assert (planned.name, planned.arguments) == expected and planned.then is None
+
+
+def test_compare_the_cheapest_with_nothing_described_or_shown_asks_which():
+    result = interpret("compare the 2 cheapest", {})
+    assert not result.calls and "Which products should I compare?" in result.follow_up
+
+
+@pytest.mark.parametrize(
+    "message", ["a black one in M", "the black one and the grey hoodie", "a black one in M and the jeans"]
+)
+def test_ones_that_are_not_all_colour_or_size_parts_are_no_multi_add(message):
+    context = {"last_action": "search_products", "last_search": {"clothing_type": "hoodie"}}
+    assert len([c for c in interpret(message, context).calls if c.name == "cart_add_item"]) < 2
+
+
+@pytest.mark.parametrize("message", ["3 kids hoodies under 40", "5 star hoodies", "2 hoodies?", "2 dresses like the red one",
+                                     "10 year old son needs jeans"])  # fmt: skip
+def test_a_count_with_a_price_rating_question_or_age_stays_a_search(message):
+    assert all(c.name != "cart_add_item" for c in interpret(message, {}).calls)
+
+
+@pytest.mark.parametrize("message", ["add 2 black and white shirts in L", "add 2 tees one in red"])
+def test_colours_without_one_each_are_not_split_per_colour(message):
+    from insightshop.agent.offline import _one_each
+
+    assert _one_each(message) == message

@@ -1521,3 +1521,185 @@ def test_a_sizing_question_about_a_thing_the_shop_does_not_sell_says_so(guest):
     turn = say(guest, "hows the sizing on the chelsea boots, do they run small?")
 
     assert turn["tool_calls"] == [] and "don't sell boots" in turn["reply"]
+
+
+# What is on sale today, a count taken back after a pause, a line the shopper no longer needs ---------------------
+
+
+@pytest.mark.parametrize("message", ["show me todays sales", "what's on sale today", "any deals this week?"])
+def test_a_shoppers_todays_sales_shows_what_is_on_sale(guest, message):
+    from insightshop.services.pricing import today as current_day
+    from insightshop.services.sales import create_sale
+
+    create_sale("Hoodie week", 20, current_day(), current_day(), is_active=True, clothing_types=["hoodie"])
+
+    turn = say(guest, message)
+
+    [search] = turn["tool_calls"]
+    assert search["name"] == "search_products" and search["arguments"] == {"on_sale": True}
+    found = search["result"]["products"]
+    assert found and {p["clothing_type"] for p in found} == {"hoodie"} and "today" not in turn["reply"].lower()
+
+
+@pytest.mark.parametrize("follow_up", ["no wait just one", "actually only one", "wait, just the one",
+                                       "hold on i only need one"])  # fmt: skip
+def test_a_count_taken_back_after_adding_two_leaves_one(guest, follow_up):
+    cart.add_item(guest, 61, 1, "black", "M")
+
+    say(guest, "add 2 black hoodies in M", follow_up)
+
+    assert [(color, size, quantity) for _p, color, size, quantity in lines(guest)] == [("black", "M", 1)] * 2
+    assert {db.session.get(Product, p).clothing_type for p, *_ in lines(guest)} == {"hoodie", "sneakers"}
+
+
+@pytest.mark.parametrize("message, gone", [("i wont need the jacket after all", 32),
+                                           ("I don't need the hoodie anymore", 28), ("scrap the jeans", 41),
+                                           ("I won't be needing the hoodie", 28)])  # fmt: skip
+def test_a_line_the_shopper_no_longer_needs_is_removed(guest, message, gone):
+    for product_id, color in ((32, "blue"), (28, "black"), (41, "black")):
+        cart.add_item(guest, product_id, 1, color, "M")
+
+    turn = say(guest, message)
+
+    assert sorted(p for p, *_ in lines(guest)) == sorted({32, 28, 41} - {gone})
+    assert "Removed 1 × " in turn["reply"]
+
+
+# A comparison of the first few of a ranked search ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("message, sort, pick", [("compare the two cheapest jeans", "price_low", min),
+                                                 ("compare the 2 most expensive hoodies", "price_high", max)])  # fmt: skip
+def test_compare_the_two_cheapest_compares_the_first_two_of_that_search(guest, message, sort, pick):
+    turn = say(guest, message)
+
+    search, compare = turn["tool_calls"]
+    assert search["arguments"]["sort_by"] == sort and compare["name"] == "compare_products"
+    kind = search["arguments"]["clothing_type"]
+    prices = sorted((p.price for p in db.session.query(Product).filter_by(clothing_type=kind)), reverse=pick is max)
+    compared = [db.session.get(Product, i) for i in compare["arguments"]["product_ids"]]
+    assert [p.price for p in compared] == prices[:2] and {p.clothing_type for p in compared} == {kind}
+    assert turn["reply"].startswith("Here are the 2 ") and all(p.name in turn["reply"] for p in compared)
+
+
+@pytest.mark.parametrize("follow_up", ["compare the top two", "compare the 2 cheapest", "compare the first 2"])
+def test_compare_the_top_two_after_a_list_compares_products_of_that_list(guest, follow_up):
+    shown = say(guest, "show me womens coats")
+    listed = {p["id"] for p in shown["tool_calls"][0]["result"]["products"]}
+
+    turn = say(guest, follow_up, conversation=shown["conversation_id"])
+
+    [compare] = [c for c in turn["tool_calls"] if c["name"] == "compare_products"]
+    assert len(compare["arguments"]["product_ids"]) == 2 and set(compare["arguments"]["product_ids"]) <= listed
+
+
+# One line per colour asked for; colours the shop does not make said plainly ---------------------------------------
+
+
+@pytest.mark.parametrize("message", ["add 3 kids hoodies in S, one each in purple, blue and green",
+                                     "3 kids hoodies size S, one of each: purple, blue, green",
+                                     "add 3 kids hoodies in purple, blue and green, one each, size S"])  # fmt: skip
+def test_one_each_in_three_colours_adds_a_line_per_colour_and_says_which_colour_is_not_made(guest, message):
+    turn = say(guest, message)
+
+    added = [(db.session.get(Product, p), color, size, quantity) for p, color, size, quantity in lines(guest)]
+    assert sorted((color, size, quantity) for _p, color, size, quantity in added) == [
+        ("blue", "S", 1),
+        ("purple", "S", 1),
+    ]
+    assert {(p.category, p.clothing_type) for p, *_ in added} == {("kids", "hoodie")}
+    assert "We have no kids' hoodies in green" in turn["reply"] and turn["reply"].count("Added 1 × ") == 2
+
+
+def test_one_each_without_a_size_asks_for_the_colour_made_and_the_answer_adds_it(guest):
+    asked = say(guest, "3 kids hoodies, one each in red, blue and green")
+    assert lines(guest) == [] and "which size" in asked["reply"]
+    assert "We have no kids' hoodies in red or green" in asked["reply"]
+
+    say(guest, "M", conversation=asked["conversation_id"])
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "kids" and (color, size, quantity) == ("blue", "M", 1)
+
+
+def test_a_count_of_a_garment_with_no_verb_is_an_order(guest):
+    say(guest, "2 pairs of black socks, medium")
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).clothing_type == "socks" and (color, size, quantity) == ("black", "M", 2)
+
+
+# A thing named by a short word of its name, an age as "3yo" ------------------------------------------------------
+
+
+def test_a_purple_tutu_for_a_3yo_is_the_tutu_and_the_size_guide_answers_for_the_age(guest):
+    asked = say(guest, "add a purple tutu for my 3yo")
+    assert lines(guest) == [] and "Tulle Tutu Skirt" in asked["reply"] and "For a 3-year-old" in asked["reply"]
+
+    say(guest, "XS", conversation=asked["conversation_id"])
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).name == "Tulle Tutu Skirt" and (color, size, quantity) == (
+        "purple",
+        "XS",
+        1,
+    )
+
+
+@pytest.mark.parametrize("message", ["add a pink tutu for my 3yo", "add a sparkly unicorn cape for my 4yo"])
+def test_a_colour_or_thing_not_stocked_adds_nothing_and_says_what_is_closest(guest, message):
+    turn = say(guest, message)
+
+    assert lines(guest) == [] and turn["reply"].startswith("No ") and "Closest:" in turn["reply"]
+    [search] = turn["tool_calls"]
+    assert search["arguments"]["category"] == "kids"
+
+
+@pytest.mark.parametrize("message", ["add a red hoodie in XS for my 2 yr old", "add a red hoodie in XS for my 4yo"])
+def test_short_ages_are_the_kids_department(guest, message):
+    turn = say(guest, message)
+
+    [call] = turn["tool_calls"]
+    assert call["arguments"]["category"] == "kids" and lines(guest) == []
+    assert "No kids' red hoodie" in turn["reply"]
+
+
+# "a black one in M and a grey one in L" after a list ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shown, department, other", [("show me hoodies", "men", "grey"),
+                                                      ("show me mens hoodies", "men", "grey"),
+                                                      ("show me womens hoodies", "women", "blue")])  # fmt: skip
+def test_a_black_one_and_a_grey_one_after_a_list_are_two_lines_of_that_garment(guest, shown, department, other):
+    first = say(guest, shown)
+
+    say(guest, f"a black one in M and a {other} one in L", conversation=first["conversation_id"])
+
+    added = [(db.session.get(Product, p), color, size, quantity) for p, color, size, quantity in lines(guest)]
+    assert sorted((color, size, quantity) for _p, color, size, quantity in added) == [
+        ("black", "M", 1),
+        (other, "L", 1),
+    ]
+    assert {(p.category, p.clothing_type) for p, *_ in added} == {(department, "hoodie")}
+
+
+def test_two_ones_after_an_add_stay_in_that_lines_department(guest):
+    first = say(guest, "add a navy polo L")
+
+    turn = say(guest, "ok a navy one in S and a navy one in M", conversation=first["conversation_id"])
+
+    assert [c["arguments"].get("category") for c in turn["tool_calls"]] == ["men", "men"]
+    assert sorted(size for _p, _c, size, _q in lines(guest)) == ["L", "M", "S"]
+
+
+# Found by requests written fresh: gift ideas, "it in blue instead" ------------------------------------------------
+
+
+def test_gift_ideas_for_dad_who_likes_shirts_shows_mens_shirts(guest):
+    turn = say(guest, "gift ideas for my dad, he likes shirts")
+    [search] = turn["tool_calls"]
+    assert search["arguments"] == {"clothing_type": "shirt", "category": "men"} and search["result"]["products"]
+
+
+@pytest.mark.parametrize("follow_up", ["can i have it in M instead", "could i get it in size M instead?"])
+def test_it_in_another_size_instead_changes_the_line_just_added(guest, follow_up):
+    say(guest, "add a grey hoodie L", follow_up)
+    [(_product_id, color, size, quantity)] = lines(guest)
+    assert (color, size, quantity) == ("grey", "M", 1)

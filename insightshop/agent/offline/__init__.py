@@ -20,7 +20,7 @@ from ...services.shop_vocabulary import ShopVocabulary
 from ...services.vocabulary import normalise_color, normalise_size
 from . import entities, intent, rules, slots
 from .normalise import Normalised, normalise
-from .rules import Interpretation, PlannedCall
+from .rules import CATEGORY_OF, Interpretation, PlannedCall
 
 __all__ = ["Interpretation", "PlannedCall", "interpret", "load_vocabulary"]
 
@@ -56,7 +56,7 @@ def interpret(
     request = intent.Request(normalise(message, vocabulary), context, bool(is_admin), vocabulary)
     if not request.plain.strip(" .!?"):
         return rules.interpret("", context, is_admin=is_admin)
-    resized = _relative_size(request.norm.text, request)
+    resized = _relative_size(_ones_of_the_kind(request.norm.text, request), request)
     if resized != request.norm.text:  # "a size up please": the next size of the line just added, said as a letter
         request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary)
     for decide in (slots.fill_shipping, slots.colours_ruled_out, *intent.DECIDERS):
@@ -240,9 +240,49 @@ def _count_of(word: str) -> int | None:
     return int(low) if low.isdigit() and 0 < int(low) <= 10 else COUNT_WORDS.get(low)
 
 
+# "one each in red, blue and green", "one of each: red, blue, green", "in red, blue and green, one each": one per
+# colour listed, said as "one red one blue one green" (what _split_counts reads).
+EACH_BEFORE = re.compile(r"(?i)\b(?:one|1)\s+(?:each|of\s+each|in\s+each(?:\s+of)?)(?:\s*(?:in|of|the|:|-|,))*\s+")
+EACH_AFTER = re.compile(r"(?i)\s*,?\s*(?:one|1)\s+(?:each|of\s+each)\b")
+COLOUR_RUN = re.compile(r"(?i)[a-z]+|,|&|\+")
+
+
+def _colour_run(text: str, start: int) -> tuple[list[str], int]:
+    """The colours listed from start ("red, blue and green"), and where the list ends."""
+    colours, end, read = [], start, start
+    for token in COLOUR_RUN.finditer(text, start):
+        if text[read : token.start()].strip():
+            break
+        word = token.group(0).lower()
+        if normalise_color(word):
+            colours.append(normalise_color(word))
+            end = token.end()
+        elif word not in (",", "&", "+", "and", "or"):
+            break
+        read = token.end()
+    return colours, end
+
+
+def _one_each(text: str) -> str:
+    before = EACH_BEFORE.search(text)
+    if before:
+        colours, end = _colour_run(text, before.end())
+        if len(colours) >= 2:
+            return text[: before.start()].rstrip(" ,") + ", " + " ".join(f"one {c}" for c in colours) + text[end:]
+    for lead in re.finditer(r"(?i)\b(?:in|colou?rs?)\s+", text):
+        colours, end = _colour_run(text, lead.end())
+        after = EACH_AFTER.match(text, end)
+        if len(colours) >= 2 and after:
+            return (
+                text[: lead.start()].rstrip(" ,") + ", " + " ".join(f"one {c}" for c in colours) + text[after.end() :]
+            )
+    return text
+
+
 def _split_counts(text: str) -> str:
     """One request for several lines of one garment, written out as one item per line ("2 white shirts size M and
     1 white shirts size L"), when the parts' counts add up to the garment's count."""
+    text = _one_each(text)
     tokens = list(TOKEN.finditer(text))
     words = [t.group(0) for t in tokens]
     for head, word in enumerate(words):
@@ -326,12 +366,90 @@ def _relative_size(text: str, request: intent.Request) -> str:
     return f"{text[: match.start()]}in {SIZES[index]}{text[match.end() :]}"
 
 
+# "a black one in M and a grey one in L" after a list of hoodies (or an add of one): one line per part, each of the
+# garment (and department) being talked about, with its own colour and size.
+ONES_LEAD = re.compile(
+    r"(?i)^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|yes|yeah|yep|sure|please|pls|so|then|and)\W+)*"
+    r"(?:i'?ll\s+(?:take|have|get)|i'?d\s+like|i\s+(?:want|need)|can\s+i\s+(?:get|have)|could\s+i\s+(?:get|have)|"
+    r"give\s+me|get\s+me|add|buy|put\s+in)?\s*"
+)
+ONES_PART = re.compile(
+    r"(?i)^(?P<count>a|an|one|the|two|three|four|five|\d{1,2})\s+(?P<body>.*?\b(?:ones?|pairs?)\b.*?)\W*$"
+)
+ONES_SPLIT = re.compile(r"(?i)\s*(?:,\s*(?:and\s+|plus\s+)?|\s&\s|\band\b|\bplus\b)\s*")
+ONES_FILLER = frozenset(["one", "ones", "pair", "pairs", "in", "size", "sz", "of", "them", "please", "pls", "too",
+                         "also", "thanks", "each"])  # fmt: skip
+DEPARTMENT_WORDS = {"men": "mens", "women": "womens", "kids": "kids"}
+
+
+def _ones_of_the_kind(text: str, request: intent.Request) -> str:
+    context = request.context
+    last = context.get("last_search") if context.get("last_action") == "search_products" else None
+    if not isinstance(last, dict) or not last.get("clothing_type"):
+        last = context.get("last_item") if context.get("last_action") == "cart_add_item" else None
+    if not isinstance(last, dict) or not last.get("clothing_type"):
+        return text
+    lead = ONES_LEAD.match(text)
+    body = text[lead.end() :] if lead else text
+    pieces = [p for p in ONES_SPLIT.split(body.strip(" .!?")) if p]
+    if len(pieces) < 2:
+        return text
+    parts = []
+    for piece in pieces:
+        part = ONES_PART.match(piece)
+        if not part:
+            return text
+        words = re.findall(r"[a-z0-9-]+", part.group("body").lower())
+        colors = [c for c in (normalise_color(w) for w in words) if c]
+        sizes = [_size_word(w) for w in words if _size_word(w)]
+        rest = [w for w in words if not normalise_color(w) and not _size_word(w) and w not in ONES_FILLER]
+        if rest or len(colors) > 1 or len(sizes) > 1 or not (colors or sizes):
+            return text
+        parts.append((_count_of(part.group("count")) or 1, colors[0] if colors else None, sizes[0] if sizes else None))
+    kind = last["clothing_type"]
+    line = context.get("last_line") if isinstance(context.get("last_line"), dict) else {}
+    department = last.get("category") or (line.get("category") if last is context.get("last_item") else None)
+    if not department:  # one department for every part: the first that makes the garment in each colour asked
+        department = next((c for c in ("men", "women", "kids") if all(
+            any(p.category == c and p.clothing_type == kind and (not color or color in p.colors)
+                for p in request.vocabulary.products) for _n, color, _s in parts)), None)  # fmt: skip
+    word = DEPARTMENT_WORDS.get(department or "")
+    lines = [" ".join(filter(None, [str(n), color, word, kind, f"size {size}" if size else None]))
+             for n, color, size in parts]  # fmt: skip
+    return "add " + " and ".join(lines)
+
+
 RESIZE_FILLER = frozenset(["can", "could", "i", "get", "have", "please", "pls", "it", "a", "one", "the", "make", "go", "need", "want", "actually", "maybe", "ok", "okay", "so", "let", "me", "try", "instead", "then"])  # fmt: skip
+
+
+# "3 kids hoodies, one each in red, blue and green", "2 pairs of black socks, medium": a count of a garment said with
+# no verb is an order (a question, a price, a ranking or a search word keeps it a search).
+COUNTED_ORDER = re.compile(
+    r"(?i)^\W*(?:(?:ok(?:ay)?|and|also|then|plus|oh|hi|hey|um+|right)\W+)*(?P<count>[2-9]|10|two|three|four|five|six|"
+    r"seven|eight|nine|ten)\s+(?P<words>(?:[a-z'-]+\s*){1,5})"
+)
+NOT_AN_ORDER = re.compile(
+    r"(?i)\?|\b(?:under|below|over|above|less|more|cheap\w*|pric\w*|expensive|best|top|rated|stars?|show|find|search|"
+    r"any|what|which|how|do\s+you|have\s+you|compare|vs|reviews?|sale|deals?|between|from|than|like|similar)\b|\$|\d\s*(?:dollars|bucks)"
+)
+
+
+def _counted_order(text: str) -> str:
+    match = COUNTED_ORDER.match(text)
+    if not match or NOT_AN_ORDER.search(text):
+        return text
+    for word in re.findall(r"[a-z'-]+", match.group("words").lower()):
+        if rules.clothing_type(word):
+            return "add " + text[match.start("count") :]
+        if not (normalise_color(word) or _size_word(word) or word in CATEGORY_OF or word in ("of", "pairs", "pair")):
+            return text
+    return text
 
 
 def _prepare(request: intent.Request) -> str:
     """The text the rules read: the writer's name and the recipient's taken out, named products as their ids."""
-    text = _want_the_named(_age_as_size(_split_counts(_waist_as_size(request.norm.text, request)), request), request)
+    text = _want_the_named(_age_as_size(_split_counts(_waist_as_size(_counted_order(request.norm.text), request)),
+                                        request), request)  # fmt: skip
     msg = rules.Msg(text)
     if rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core):
         found = entities.self_name(text)
@@ -528,7 +646,47 @@ def _checked(result: Interpretation, request: intent.Request) -> Interpretation:
         if not valid:
             return Interpretation(follow_up=f"I couldn't turn that into a valid request ({error}). Could you rephrase it?",
                                   context=dict(request.context))  # fmt: skip
-    return _not_sold_note(_without_colours(result, request), request)
+    return _not_sold_note(_colours_not_made(_without_colours(result, request), request), request)
+
+
+def _colours_not_made(result: Interpretation, request: intent.Request) -> Interpretation:
+    """ "3 kids hoodies, one each in red, blue and green" when the shop makes no kids' hoodie in red or green: the
+    colours it makes are added, and the reply says plainly which colours there are none in (and which there are)."""
+    adds = [c for c in result.calls if c.name == "cart_add_item"]
+    if len(adds) < 2 or len(adds) != len(result.calls) or len({c.arguments.get("clothing_type") for c in adds}) != 1:
+        return result  # only one garment asked for in several colours
+    missing, kept = [], []
+    for planned in adds:
+        arguments = planned.arguments
+        kind, color, department = (arguments.get("clothing_type"), arguments.get("selected_color"),
+                                   arguments.get("category"))  # fmt: skip
+        if "product_id" in arguments or not kind or not color:
+            kept.append(planned)
+            continue
+        fitting = [p for p in request.vocabulary.products
+                   if p.clothing_type == kind and (p.category == department if department else p.category != "kids")]  # fmt: skip
+        if fitting and not any(color in p.colors for p in fitting):
+            missing.append((color, kind, department, fitting))
+        else:
+            kept.append(planned)
+    if not missing or not kept:
+        return result
+    from ...services.vocabulary import CLOTHING_TYPE_LABELS
+
+    colours = list(dict.fromkeys(m[0] for m in missing))
+    _color, kind, department, fitting = missing[0]
+    noun = (CLOTHING_TYPE_LABELS.get(kind) or kind).lower().replace("t-shirts", "T-shirts")
+    whose = f"{LABELS[department]} " if department in LABELS else ""
+    made = list(dict.fromkeys(c for p in fitting for c in p.colors))
+    made_said = ", ".join(made[:-1]) + " and " + made[-1] if len(made) > 1 else made[0]
+    said = " or ".join(colours)
+    request.notes["not_made"] = (f"We have no {whose}{noun} in {said} ({whose}{noun} come in {made_said}), so I left "
+                                 f"{'that' if len(colours) == 1 else 'those'} out.")  # fmt: skip
+    result.calls[:] = kept
+    if result.context.get("last_action") == "cart_add_item":  # what "M" answers, if the shop asks which size
+        result.context["last_item"] = {k: v for k, v in kept[-1].arguments.items() if k != "quantity"}
+        result.context["last_quantity"] = kept[-1].arguments.get("quantity", 1)
+    return result
 
 
 def _without_colours(result: Interpretation, request: intent.Request) -> Interpretation:
@@ -564,7 +722,12 @@ def _age_hint(result: Interpretation, request: intent.Request) -> list[str]:
     from ...services.size_guide import kids_size_for_age
 
     adds = [c for c in result.calls if c.name == "cart_add_item"]
-    if len(adds) != 1 or adds[0].arguments.get("selected_size") or adds[0].arguments.get("category") != "kids":
+    if len(adds) != 1 or adds[0].arguments.get("selected_size"):
+        return []
+    named = adds[0].arguments.get("product_id")
+    department = adds[0].arguments.get("category") or next(
+        (p.category for p in request.vocabulary.products if p.id == named), None)  # fmt: skip
+    if department != "kids":
         return []
     ages = {int(g) for m in CHILD_AGE.finditer(request.norm.original) for g in m.groups() if g}
     if len(ages) != 1:
@@ -582,6 +745,8 @@ def _not_sold_note(result: Interpretation, request: intent.Request) -> Interpret
     unsold = request.notes.get("not_sold")
     notes = [request.notes["waist_note"]] if request.notes.get("waist_note") else []
     notes += _age_hint(result, request)
+    if request.notes.get("not_made"):
+        notes.append(request.notes["not_made"])
     if unsold:
         notes.append(
             f"Sorry, we don't sell {' or '.join(unsold)}, so I left {'that' if len(unsold) == 1 else 'those'} out."

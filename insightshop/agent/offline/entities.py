@@ -95,7 +95,8 @@ def _rare_words(vocabulary: ShopVocabulary) -> frozenset[str]:
     one names that product even with no garment said ("a pink onesie for my toddler")."""
     everyday = lexicon.COMMON_WORDS | lexicon.KNOWN_WORDS
     return frozenset(word for word in _telling_words(vocabulary, tuple(sorted(vocabulary.clothing_types)))
-                     if len(word) >= 5 and word not in everyday and word not in COMMAND_WORDS)  # fmt: skip
+                     if (len(word) >= 5 or word in lexicon.SHORT_NAMING_WORDS) and word not in everyday
+                     and word not in COMMAND_WORDS)  # fmt: skip
 
 
 def product_mentions(

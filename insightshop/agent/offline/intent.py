@@ -119,9 +119,24 @@ def _clauses_kept(plain: str) -> tuple[list[str], bool]:
     for clause in (c for c in BREAKS.split(plain) if c and c.strip(" ,.!?")):
         if _declined(clause) or KEEP.search(clause) and not ACTION.search(KEEP.sub(" ", clause)):
             dropped = True
+            after = _after_a_pause(clause)
+            if after:
+                kept.append(after)  # "no wait just one": the pause is dropped, the new count is what is asked
         elif not re.fullmatch(r"\W*(?:no|nope|ok|okay|fine|oh|wait|hmm|sorry|actually)\W*", clause):
             kept.append(clause.strip(" ,"))
     return kept, dropped
+
+
+PAUSE = re.compile(r"^\W*(?:(?:no|nope|oh|hmm+|sorry|oops)\W+)*(?:wait|hold\s+on)\W+")
+
+
+def _after_a_pause(clause: str) -> str | None:
+    """ "no wait just one", "hold on, make it 2": what follows the pause, when it changes what was just asked for."""
+    pause = PAUSE.match(clause)
+    rest = clause[pause.end() :].strip(" ,") if pause else ""
+    if rest and (_QTY_CHANGE.match(rest) or CORRECTION.search(rest)):
+        return rest
+    return None
 
 
 KEEP_WHILE_CLEARING = re.compile(r"\bkeep(?:ing)?\s+(?=(?:the|my|only)\s+\w+)")

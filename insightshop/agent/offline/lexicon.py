@@ -97,7 +97,7 @@ KIDS_PHRASES = (
 
 ACTION_VERBS = (
     r"(?:add|put|throw|buy|purchase|order|remove|delete|drop|take|get\s+rid|clear|empty|wipe|reset|check\s*out|"
-    r"checkout|pay|place|cancel|ship|mark|log\s*out|sign\s*out|swap|change|replace|ditch|toss|dump|review|rate|post)"
+    r"checkout|pay|place|cancel|ship|mark|log\s*out|sign\s*out|swap|change|replace|ditch|scrap|toss|dump|review|rate|post)"
 )
 # A negator right before an action verb: that action is not wanted ("please don't clear my basket yet").
 NEGATED_ACTION = (
@@ -243,6 +243,10 @@ MIN_PRICE = (
     r"(\d+(?:\.\d{1,2})?)\s*(?:\$|dollars?|bucks|usd)?(?:\s+(?:and|or)\s+(?:up|above|more))?|"
     r"\bbetween\s+\$?\s*(\d+(?:\.\d{1,2})?)"
 )
+
+# Short words of a product's name that still name that kind of thing alone ("a purple tutu for my 3yo"): read like
+# the longer rare words of names ("onesie"), when the catalog has them in one product's name only.
+SHORT_NAMING_WORDS = frozenset(["tutu", "dino"])
 
 # Common English words a shopper writes: never "corrected" (write ≠ white, quality ≠ quantity).
 COMMON_WORDS = frozenset(

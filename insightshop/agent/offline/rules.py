@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 
 from ...mcp.tools_registry import registry, validate_tool_call
 from ...services.search_terms import CATEGORY_WORDS, NOT_ABOVE, STOPWORDS, SYNONYMS, normalise_text, singular
-from ...services.vocabulary import CLOTHING_TYPES, SIZES, normalise_color, normalise_size
+from ...services.vocabulary import CLOTHING_TYPE_LABELS, CLOTHING_TYPES, SIZES, normalise_color, normalise_size
 from . import cart_lines, entities
 from .product_options import OptionsQuestion
 
@@ -167,7 +167,7 @@ _NOISE_WORDS = """
     order ordered by from high low highest lowest hey hi hello a an the for with in on of and or also just only
     really very too good great nice new all every kind kinds type types style styles selection range collection
     catalog catalogue shop store section category department wear wearing shopping pair pairs maybe perhaps
-    currently right now today got ya tell about how much many where here cool cute pretty awesome lovely dark light
+    currently right now today todays week weeks month got ya tell about how much many where here cool cute pretty awesome lovely dark light
     bright pale colour color shade size sized sizes fit fits fitting fitted into interested else other another same
     again instead rather buying purchase purchasing looking check go lets let us we my mine his hers their theirs
     think thinking under over between cheap cheaper cheapest expensive dollars each per bit little lot lots few
@@ -177,6 +177,7 @@ _NOISE_WORDS = """
     bargain bargains marked down am were been being wondering whether if yo sup wassup hiya heya
     over above least starting minimum min he she they this colours colors come comes came quid pounds pound
     euro euros spend spending budget afford nothing none never hes shes theyre but meant mean no not star stars
+    idea ideas likes loves enjoys
 """
 NOISE = frozenset(_NOISE_WORDS.split()) | STOPWORDS
 
@@ -382,7 +383,7 @@ STATUS_QUESTION = _rx(
 )
 REMOVE = _rx(
     r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|"
-    r"discard|"
+    r"discard|scrap\s+(?=the\b|my\b|those\b|these\b)|(?:will\s+not|won'?t)\s+(?:be\s+)?need(?:ing)?(?!\s+to\b)|"
     r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)(?!\s+to\s+(?:spend|pay|go))|minus|"
     r"cancel\s+the)\b"
 )
@@ -434,7 +435,7 @@ SWAP = _rx(
 QTY_CHANGE = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
     r"(?:make\s+(?:it|that|them|those|this)|change\s+(?:it|that|the\s+quantity|quantity)\s+to|set\s+(?:it|the\s+"
-    r"quantity|quantity)\s+to|i\s+(?:only\s+|just\s+)?(?:want|need)|let'?s\s+(?:do|make\s+it)|i'?ll\s+take|just|only)?\s*"
+    r"quantity|quantity)\s+to|i\s+(?:only\s+|just\s+)?(?:want|need)|let'?s\s+(?:do|make\s+it)|i'?ll\s+take|(?:just|only)(?:\s+the(?=\s+one\b))?)?\s*"
     r"(" + NUM + r")(?:\s+(?:of\s+(?:them|those|these|it)|instead|please|units|pieces|total|in\s+total|pairs))*"
     r"(?:\s*,?\s*(?:not|rather\s+than|instead\s+of)\s+" + NUM + r")?\s*[.!]*$"
 )
@@ -1277,6 +1278,8 @@ def h_compare(turn: Turn) -> Interpretation | None:
     if not msg.has(COMPARE):
         return None
     ids = list(dict.fromkeys(n for n in msg.integers if n >= 1))
+    if RANKED_COUNT.search(msg.norm) and not msg.product_ids:
+        ids = []  # "compare the 2 cheapest": a count of products, not product 2
     listed = [n for n in turn.ctx.get("last_product_ids") or [] if isinstance(n, int)]
     first = re.search(r"\b(?:first|top)\s+(\d|two|three|four|five)\b", msg.norm)
     if len(ids) < 2 and first and len(listed) >= 2:
@@ -1286,12 +1289,87 @@ def h_compare(turn: Turn) -> Interpretation | None:
     elif len(ids) == 1 and isinstance(turn.ctx.get("last_product_id"), int) and turn.ctx["last_product_id"] != ids[0]:
         ids = [turn.ctx["last_product_id"], ids[0]]
     if len(ids) < 2:
-        return ask(turn, QUESTIONS["compare_products"])
+        ranked = _compare_ranked(turn)
+        return ranked if ranked is not None else ask(turn, QUESTIONS["compare_products"])
     asked = WHICH_PRICIER.search(msg.norm)
     if asked:
         cheaper = not re.search(r"pricier|dearer|more\s+expensive", asked.group(0))
         return _result(turn, [PlannedCall("compare_products", {"product_ids": ids[:10]}, then=PriceAnswer(cheaper))])
     return call(turn, "compare_products", {"product_ids": ids[:10]})
+
+
+# "compare the two cheapest jeans", "compare the 3 best rated dresses": how many of a ranked search to compare.
+RANKED_COUNT = _rx(
+    r"\b(?:the\s+)?(2|3|4|5|two|three|four|five)\s+(?:\w+\s+){0,2}?(?:cheapest|least|most|priciest|dearest|"
+    r"best|top|highest|newest|latest)\b|\b(?:cheapest|priciest|best|top|newest)\s+(2|3|4|5|two|three|four|five)\b"
+)
+
+
+@dataclass(frozen=True)
+class CompareFirst:
+    """What a search is for when the shopper asked to compare the first few of it: compare those products."""
+
+    count: int = 2
+    what: str = "products"  # "cheapest jeans"
+
+    def __call__(self, result: dict) -> tuple[list[PlannedCall], str | None]:
+        found = [p for p in result.get("products") or [] if isinstance(p, dict) and isinstance(p.get("id"), int)]
+        if len(found) < 2:
+            return [], None  # the search's own reply says what (little) it found
+        chosen = found[: self.count]
+        departments = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
+        named = [f"{p.get('name')} ({departments.get(p.get('category'), p.get('category'))}, {p.get('color')}, "
+                 f"${p.get('price')})" for p in chosen]  # fmt: skip
+        listed = ", ".join(named[:-1]) + " and " + named[-1]
+        reply = f"Here are the {len(chosen)} {self.what} side by side: {listed}."
+        return [PlannedCall("compare_products", {"product_ids": [p["id"] for p in chosen]})], reply
+
+    def label(self) -> dict:
+        return {"compare_first": self.count}
+
+
+def _compare_ranked(turn: Turn) -> Interpretation | None:
+    """ "compare the two cheapest jeans", "compare the 2 most expensive hoodies": that search, sorted, and its first
+    products compared. With no garment, colour or department said, the last search sorted so."""
+    msg = turn.msg
+    counted = RANKED_COUNT.search(msg.norm)
+    if (
+        not msg.sort_by
+        or msg.sort_by == "relevance"
+        or not (
+            counted
+            or re.search(
+                r"\b(?:cheapest|priciest|most\s+"
+                r"expensive|best)\b",
+                msg.norm,
+            )
+        )
+    ):
+        return None
+    count = _number((counted.group(1) or counted.group(2)) if counted else None) or 2
+    parts = search_parts(msg)
+    parts["terms"] = [t for t in parts.get("terms") or [] if t not in NUM_WORDS and not t.isdigit()
+                      and not COMPARE.search(t)]  # fmt: skip
+    described = any(v for k, v in parts.items() if k not in ("sort_by",))
+    if not described:
+        last = turn.ctx.get("last_search")
+        if not isinstance(last, dict) or not last:
+            return None
+        parts = {**last, "sort_by": msg.sort_by}
+    result = _search_call(turn, parts)
+    planned = result.calls[0]
+    kind = planned.arguments.get("clothing_type")
+    noun = (
+        CLOTHING_TYPE_LABELS[kind].lower().replace("t-shirts", "T-shirts")
+        if kind in CLOTHING_TYPE_LABELS
+        else "products"
+    )
+    what = f"{RANK_WORDS.get(parts.get('sort_by'), 'first')} {noun}"
+    result.calls[0] = PlannedCall(planned.name, planned.arguments, then=CompareFirst(min(max(count, 2), 10), what))
+    return result
+
+
+RANK_WORDS = {"price_low": "cheapest", "price_high": "most expensive", "rating": "best-rated", "newest": "newest"}
 
 
 WHICH_PRICIER = _rx(
@@ -1437,6 +1515,8 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
     )
     if not (msg.has(ADD) or in_cart) or (msg.has(CART_RX) and CART_QUESTION.search(msg.norm) and not msg.has(ADD)):
         return None
+    if INSTEAD_OF_IT.search(msg.norm) and turn.ctx.get("last_action") == "cart_add_item" and not msg.types:
+        return None  # "can I have it in blue instead?": the line just added changes (h_refine), no second line
     found = [i for i in items(msg) if i.identified]
     if not found:
         loose = items(msg)[0]
@@ -1451,6 +1531,8 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
         found = [item]
     return _add(turn, found)
 
+
+INSTEAD_OF_IT = re.compile(r"\b(?:it|that|this|them|those|one)\b.*\binstead\b")
 
 # "add 2 red shirts, no make it 3": the count said last stands.
 RECOUNT = re.compile(
