@@ -326,6 +326,9 @@ def test_a_legal_form_or_long_business_word_one_letter_off_is_spelt_right_in_the
 
 def test_digits_read_inside_the_words_of_a_name_are_the_letters_they_resemble():
     assert merchant("KEDAI R0TI 5ENANG 5DN 8HD", "(123456-K)") == "KEDAI ROTI SENANG SDN BHD"
+    assert (
+        merchant("TEH TARIK HOUSE SDN 8HD (123456-K)", "NO 3, JALAN MAJU") == "TEH TARIK HOUSE SDN BHD"
+    )  # not cut at SDN
     assert merchant("Kopi K1ng Cafe", "NO 3, JALAN MAJU") == "Kopi KIng Cafe"  # case as printed
     # numbers and codes of their own stay: a number word, or as many digits as letters
     assert merchant("88 JAYA MART S/B", "(123456-K)") == "88 JAYA MART S/B"

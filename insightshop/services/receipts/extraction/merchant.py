@@ -245,7 +245,7 @@ def _name_span(line: Line) -> tuple[int, int, int] | None:
     start = prefix.end() if prefix else 0
     title = TITLE_TAIL.search(text)  # "InsightShop Receipt": the shop's name, then the document's title
     text = text[: title.start()] if title and title.start() > start else text
-    end = _legal_end(text, start) or len(_strip_registration(text))
+    end = _legal_end(line.key[: len(text)], start) or len(_strip_registration(text))  # "SDN 8HD": digits as letters
     end = _without_numbered_group(text, start, end)
     while end > start and text[end - 1] in " ,;:-":
         end -= 1
