@@ -563,6 +563,16 @@ def test_digits_read_inside_the_words_of_an_address_are_the_letters_they_resembl
     )
 
 
+def test_a_street_word_run_into_the_next_word_is_written_apart():
+    assert address("KEDAI MAJU SDN BHD", "8, JALAN MERAH, OFF JALANBESAR,", "TMNSERI, 43000 KAJANG") == (
+        "8, JALAN MERAH, OFF JALAN BESAR, TMN SERI, 43000 KAJANG"
+    )
+    # words that only begin like a street word stay whole
+    assert address("KEDAI MAJU SDN BHD", "8, LEBUHRAYA TIMUR, BANDARAYA", "43000 KAJANG") == (
+        "8, LEBUHRAYA TIMUR, BANDARAYA 43000 KAJANG"
+    )
+
+
 def test_a_branch_name_above_the_numbered_street_line_is_not_the_address():
     assert address(
         "NOODLE HOUSE SDN BHD (123456-A)", "NOODLE HOUSE PLAZA MAWAR", "NO.12-1, PLAZA MAWAR INDAH 3,",

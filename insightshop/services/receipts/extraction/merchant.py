@@ -52,6 +52,9 @@ REGISTRATION_LINE = re.compile(  # "(1095514-X)", "CO. REG. NO: 001011128-T", "C
     r"[A-Z]{0,3}\d{4,}-?[A-Z]\b|^\W*\(?\s*\d{4,}-?[A-Z]\s*\)?\W*$"
 )
 SPACED_END = re.compile(r"(?<=\w)\s+([,.])\s*$")  # "JALAN KPB 6 ,", "PETALING JAYA ."
+GLUED_STREET = re.compile(  # "OFF JALANPUDU": a street word run into the name after it (not BANDARAYA, LEBUHRAYA)
+    r"\b(JALAN|JLN|TAMAN|TMN|LORONG|BANDAR|KAWASAN|PERSIARAN|KAMPUNG|SEKSYEN)(?!AYA\b|AN\b)(?=[A-Z]{3,})"
+)
 SPACED_STOP = re.compile(r"(?<=\w)\s+\.\s+(?=\w)")  # "NO . 3", "B . CAVES"
 NUMBERED_START = re.compile(r"^\W*(?:NO|LOT|UNIT|BLOCK|BLK)\b\.?\s*[:.]?\s*[A-Z]?-?\d")  # "NO 15 JALAN", "LOT 2-1"
 LABELLED = re.compile(r"(?:\bNUMBER|\bNO\.?|#)\s*[:#]\s*$")  # "CHIT NUMBER: 12091", "ORDER #: 10234": not postcodes
@@ -348,7 +351,7 @@ def as_typed(part: str) -> str:
     against the word before it ("JALAN KPB 6 ," -> "JALAN KPB 6,", "PETALING JAYA ." -> "PETALING JAYA.",
     "NO . 3" -> "NO.3"), and digits misread inside its words as letters (see _digits_as_letters); everything else as
     printed."""
-    part = SPACED_END.sub(r"\1", _digits_as_letters(part))
+    part = GLUED_STREET.sub(r"\1 ", SPACED_END.sub(r"\1", _digits_as_letters(part)))
     return SPACED_STOP.sub(".", part)
 
 
