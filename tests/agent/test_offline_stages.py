@@ -645,3 +645,61 @@ def test_colours_without_one_each_are_not_split_per_colour(message):
     from insightshop.agent.offline import _one_each
 
     assert _one_each(message) == message
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("3 tshirts for my son, one each in red, white and navy, size M",
+     [("red", "M", "kids"), ("white", "M", "kids"), ("navy", "M", "kids")]),
+    ("can i get 2 hoodies, one in black and one in grey, both M", [("black", "M", None), ("grey", "M", None)]),
+    ("add 2 kids polos for my son, one red one orange, size S", [("red", "S", "kids"), ("orange", "S", "kids")]),
+])  # fmt: skip
+def test_whose_they_are_and_both_in_a_size_keep_to_every_part(message, expected):
+    planned = interpret(message, {}).calls
+    assert [(c.arguments.get("selected_color"), c.arguments.get("selected_size"), c.arguments.get("category"))
+            for c in planned] == expected  # fmt: skip
+
+
+@pytest.mark.parametrize("message, colours", [("one black in M and one white in L", ["black", "white"]),
+                                              ("a navy one in S and a black one in XL", ["navy", "black"])])  # fmt: skip
+def test_counted_colours_after_a_list_are_lines_of_the_listed_garment(message, colours):
+    context = {"last_action": "search_products", "last_search": {"clothing_type": "jeans", "category": "women"}}
+    planned = interpret(message, context).calls
+    assert [(c.name, c.arguments["clothing_type"], c.arguments["category"], c.arguments["selected_color"])
+            for c in planned] == [("cart_add_item", "jeans", "women", colour) for colour in colours]  # fmt: skip
+
+
+def test_one_in_m_and_one_in_l_after_an_add_keep_its_colour():
+    context = {"last_action": "cart_add_item", "last_item": {"clothing_type": "hoodie", "selected_color": "black"},
+               "last_line": {"product_id": 27, "size": "M", "color": "black", "quantity": 1, "category": "men"}}  # fmt: skip
+    planned = interpret("one in M and one in L", context).calls
+    assert [(c.arguments["selected_color"], c.arguments["selected_size"]) for c in planned] == [
+        ("black", "M"),
+        ("black", "L"),
+    ]
+
+
+@pytest.mark.parametrize("message", ["scratch the hoodie", "nix the hoodie"])
+def test_scratch_the_line_removes_it_but_scratch_that_does_not(message):
+    assert [c.name for c in interpret(message, {}).calls] == ["cart_remove_item"]
+    assert all(c.name != "cart_remove_item" for c in interpret("scratch that", {}).calls)
+
+
+@pytest.mark.parametrize("message, removed", [("i dont want the socks but keep the jeans", "socks"),
+                                              ("keep the jeans, i dont need the socks anymore", "socks")])  # fmt: skip
+def test_a_line_not_wanted_beside_one_kept_is_removed(message, removed):
+    [planned] = interpret(message, {}).calls
+    assert (planned.name, planned.arguments) == ("cart_remove_item", {"clothing_type": removed})
+
+
+@pytest.mark.parametrize("message", ["i dont want to remove the socks, keep them", "i dont want anything else, keep my cart",
+                                     "i dont want to add the socks"])  # fmt: skip
+def test_not_wanting_to_act_or_wanting_nothing_more_changes_nothing(message):
+    assert interpret(message, {}).calls == []
+
+
+@pytest.mark.parametrize("message, department", [("add a xmas jumper for my bf in L", "men"),
+                                                 ("a gift for my aunt, something under 40", "women"),
+                                                 ("shirts for my uncle", "men")])  # fmt: skip
+def test_more_relatives_name_their_department(message, department):
+    [planned] = interpret(message, {}).calls
+    assert planned.arguments["category"] == department

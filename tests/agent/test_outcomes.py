@@ -1703,3 +1703,22 @@ def test_it_in_another_size_instead_changes_the_line_just_added(guest, follow_up
     say(guest, "add a grey hoodie L", follow_up)
     [(_product_id, color, size, quantity)] = lines(guest)
     assert (color, size, quantity) == ("grey", "M", 1)
+
+
+def test_the_socks_not_wanted_go_and_the_jeans_kept_stay(guest):
+    cart.add_item(guest, 58, 3, "black", "S")
+    cart.add_item(guest, 41, 1, "black", "M")
+
+    say(guest, "i dont want the socks but keep the jeans")
+
+    assert lines(guest) == [(41, "black", "M", 1)]
+
+
+def test_one_black_in_m_and_one_white_in_l_after_womens_jeans_are_two_womens_jeans(guest):
+    first = say(guest, "show me womens jeans")
+
+    say(guest, "one black in M and one white in L", conversation=first["conversation_id"])
+
+    added = [(db.session.get(Product, p), color, size) for p, color, size, _q in lines(guest)]
+    assert sorted((color, size) for _p, color, size in added) == [("black", "M"), ("white", "L")]
+    assert {(p.category, p.clothing_type) for p, *_ in added} == {("women", "jeans")}

@@ -231,7 +231,7 @@ def _waist_letter(category: str, value: int, unit: str) -> str | None:
 COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                "nine": 9, "ten": 10}  # fmt: skip
 PART_WORDS = frozenset(["in", "size", "sz", "one", "ones", "pair", "pairs", "of", "them", "each", "x", "and", "&", "+",
-                        "plus", "then"])  # fmt: skip
+                        "plus", "then", "both", "all"])  # fmt: skip
 TOKEN = re.compile(r"[A-Za-z0-9'-]+|[,;:&+/()-]")
 
 
@@ -302,12 +302,17 @@ def _split_counts(text: str) -> str:
                 for part in parts:
                     part[key] = said[0]
         nouns = " ".join(w for w in words[head + 1 : noun + 1] if not normalise_color(w.lower()))
+        if shared.get("whose") and shared["whose"] not in nouns.lower().split():
+            nouns = f"{CATEGORY_OF[shared['whose']]} {nouns}"
         lines = []
         for part in parts:
             color, size = part["color"] or shared["color"], part["size"] or shared["size"]
             lines.append(" ".join(filter(None, [str(part["count"]), color, nouns, f"size {size}" if size else None])))
         return text[: tokens[head].start()] + " and ".join(lines) + text[tokens[last].end() :]
     return text
+
+
+FOR_WHOM = frozenset(["for", "my", "our", "me", "the"])
 
 
 def _read_parts(words: list[str], head: int, noun: int) -> tuple[list[dict], dict, int]:
@@ -319,6 +324,11 @@ def _read_parts(words: list[str], head: int, noun: int) -> tuple[list[dict], dic
     separated, last = False, noun
     for index in range(noun + 1, len(words)):
         token, low = words[index], words[index].lower()
+        if not parts and (low in CATEGORY_OF or low in FOR_WHOM):  # "3 tees for my son, one red …": whose they are
+            if low in CATEGORY_OF:
+                shared["whose"] = low
+            last = index
+            continue
         color, size = normalise_color(low), _size_word(low)
         count = _count_of(token)
         pronoun = low == "one" and parts and parts[-1]["article"] and (parts[-1]["color"] or parts[-1]["size"])
@@ -374,7 +384,8 @@ ONES_LEAD = re.compile(
     r"give\s+me|get\s+me|add|buy|put\s+in)?\s*"
 )
 ONES_PART = re.compile(
-    r"(?i)^(?P<count>a|an|one|the|two|three|four|five|\d{1,2})\s+(?P<body>.*?\b(?:ones?|pairs?)\b.*?)\W*$"
+    r"(?i)^(?:(?P<count>a|an|one|the|two|three|four|five|\d{1,2})\s+(?P<body>.*?\b(?:ones?|pairs?)\b.*?)|"
+    r"(?P<number>one|two|three|four|five|\d{1,2})\s+(?P<said>[a-z]+(?:\s+(?:in\s+|size\s+)?[a-z]+)?))\W*$"
 )
 ONES_SPLIT = re.compile(r"(?i)\s*(?:,\s*(?:and\s+|plus\s+)?|\s&\s|\band\b|\bplus\b)\s*")
 ONES_FILLER = frozenset(["one", "ones", "pair", "pairs", "in", "size", "sz", "of", "them", "please", "pls", "too",
@@ -399,13 +410,14 @@ def _ones_of_the_kind(text: str, request: intent.Request) -> str:
         part = ONES_PART.match(piece)
         if not part:
             return text
-        words = re.findall(r"[a-z0-9-]+", part.group("body").lower())
+        words = re.findall(r"[a-z0-9-]+", (part.group("body") or part.group("said")).lower())
         colors = [c for c in (normalise_color(w) for w in words) if c]
         sizes = [_size_word(w) for w in words if _size_word(w)]
         rest = [w for w in words if not normalise_color(w) and not _size_word(w) and w not in ONES_FILLER]
         if rest or len(colors) > 1 or len(sizes) > 1 or not (colors or sizes):
             return text
-        parts.append((_count_of(part.group("count")) or 1, colors[0] if colors else None, sizes[0] if sizes else None))
+        count = _count_of(part.group("count") or part.group("number")) or 1
+        parts.append((count, colors[0] if colors else None, sizes[0] if sizes else None))
     kind = last["clothing_type"]
     line = context.get("last_line") if isinstance(context.get("last_line"), dict) else {}
     department = last.get("category") or (line.get("category") if last is context.get("last_item") else None)
@@ -414,6 +426,8 @@ def _ones_of_the_kind(text: str, request: intent.Request) -> str:
             any(p.category == c and p.clothing_type == kind and (not color or color in p.colors)
                 for p in request.vocabulary.products) for _n, color, _s in parts)), None)  # fmt: skip
     word = DEPARTMENT_WORDS.get(department or "")
+    if last is context.get("last_item") and line.get("color"):  # "one in M and one in L" after an add: its colour
+        parts = [(n, color or line["color"], size) for n, color, size in parts]
     lines = [" ".join(filter(None, [str(n), color, word, kind, f"size {size}" if size else None]))
              for n, color, size in parts]  # fmt: skip
     return "add " + " and ".join(lines)

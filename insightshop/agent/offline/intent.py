@@ -169,11 +169,7 @@ def negation(request: Request) -> Interpretation | str | None:
     if not dropped:
         return None
     rest = ", ".join(kept).strip()
-    if rest and (
-        CORRECTION.search(rest) or _QTY_CHANGE.match(rest) or re.match(r"(?:make|change)\s+(?:it|that|them)\b", rest)
-    ):
-        return rest  # "no wait, I meant XL", "no wait, just one": the rules change what was just asked for
-    if rest and ACTION.search(rest) or rest and re.search(r"\b(?:show|find|search|what|how|where)\b", rest):
+    if rest and _still_asks(rest):
         return rest
     if "?" in plain and HYPOTHETICAL.search(plain):
         return reply(request, "That's up to you — just tell me what to do (for example \"remove the sneakers\") and "
@@ -184,11 +180,25 @@ def negation(request: Request) -> Interpretation | str | None:
     return reply(request, "Okay — I'll leave everything as it is.")
 
 
+def _still_asks(rest: str) -> bool:
+    """What is left after the declined clauses still asks for something the rules do."""
+    if CORRECTION.search(rest) or _QTY_CHANGE.match(rest) or re.match(r"(?:make|change)\s+(?:it|that|them)\b", rest):
+        return True  # "no wait, I meant XL", "no wait, just one": the rules change what was just asked for
+    if ACTION.search(rest) or re.search(r"\b(?:show|find|search|what|how|where)\b", rest):
+        return True
+    # "i don't want the socks but keep the jeans": the socks go
+    return bool(NEGATION_EXCEPTIONS.search(rest) and NAMED_LINE.search(rest) and not EVERYTHING.search(rest))
+
+
 # "don't add that" once it was added: take it out again.
 UNDO_ADD = re.compile(
     r"\b(?:do\s+not|don'?t|did\s+not|didn'?t|never)\s+(?:want\s+(?:you\s+)?to\s+|mean\s+to\s+|ask\s+(?:you\s+)?to\s+)?"
     r"add(?:ed)?\s+(?:that|it|this|those|them|these)\b"
 )
+
+
+NAMED_LINE = re.compile(r"\b(?:the|my|those|these)\s+(?!cart\b|basket\b|bag\b|order\b)[a-z]+")
+EVERYTHING = re.compile(r"\b(?:anything|everything|nothing|else)\b")
 
 
 def _undo_last_add(request: Request) -> Interpretation | None:

@@ -97,16 +97,19 @@ KIDS_PHRASES = (
 
 ACTION_VERBS = (
     r"(?:add|put|throw|buy|purchase|order|remove|delete|drop|take|get\s+rid|clear|empty|wipe|reset|check\s*out|"
-    r"checkout|pay|place|cancel|ship|mark|log\s*out|sign\s*out|swap|change|replace|ditch|scrap|toss|dump|review|rate|post)"
+    r"checkout|pay|place|cancel|ship|mark|log\s*out|sign\s*out|swap|change|replace|ditch|scrap|scratch|nix|toss|dump|review|rate|post)"
 )
 # A negator right before an action verb: that action is not wanted ("please don't clear my basket yet").
 NEGATED_ACTION = (
     r"\b(?:do\s+not|does\s+not|did\s+not|never|no\s+need\s+to|not\s+(?:yet\s+)?(?:going\s+to|gonna)|"
     r"will\s+not|should\s+not|would\s+not|cannot|not|hold\s+off\s+(?:on\s+)?)\s+(?:please\s+|you\s+|yet\s+|"
-    r"ever\s+|actually\s+|just\s+|go\s+(?:and\s+)?|bother\s+(?:to\s+|with\s+)?)*" + ACTION_VERBS + r"\w*\b"
+    r"ever\s+|actually\s+|just\s+|go\s+(?:and\s+)?|bother\s+(?:to\s+|with\s+)?|(?:really\s+)?(?:want|need|wish|mean)\s+"
+    r"(?:you\s+|u\s+)?to\s+)*" + ACTION_VERBS + r"\w*\b"
 )
 # "don't want the jeans (anymore)" is a removal, not a negated action.
-NEGATION_EXCEPTIONS = r"\b(?:do\s+not|no\s+longer|never)\s+(?:really\s+)?(?:want|need|like)\b"
+NEGATION_EXCEPTIONS = (
+    r"\b(?:do\s+not|no\s+longer|never)\s+(?:really\s+)?(?:want|need|like)\b(?!\s+(?:you\s+|u\s+)?to\b)"
+)
 HYPOTHETICAL = (
     r"\b(?:almost|nearly|was\s+(?:going|about|planning|gonna)\s+to|were\s+(?:going|about)\s+to|"
     r"thought\s+about|thinking\s+(?:about|of)|considered|was\s+considering|meant\s+to|i\s+was\s+tempted\s+to|"

@@ -128,8 +128,49 @@ EXTRA_TYPES = {"windbreaker": "jacket", "puffer": "jacket", "raincoat": "coat", 
                "joggers": "pants", "sleepwear": "pajamas", "nightwear": "pajamas", "jean": "jeans", "pant": "pants",
                "sock": "socks", "tees": "t-shirt"}  # fmt: skip
 EXTRA_CATEGORIES = {
-    **dict.fromkeys(("guys", "guy", "husband", "hubby", "boyfriend", "dad", "father", "brother", "menswear"), "men"),
-    **dict.fromkeys(("wife", "wifey", "girlfriend", "mom", "mum", "mother", "sister"), "women"),
+    **dict.fromkeys(
+        (
+            "guys",
+            "guy",
+            "husband",
+            "hubby",
+            "boyfriend",
+            "dad",
+            "father",
+            "brother",
+            "menswear",
+            "bf",
+            "uncle",
+            "grandad",
+            "granddad",
+            "grandfather",
+            "stepdad",
+            "fiance",
+        ),
+        "men",
+    ),
+    **dict.fromkeys(
+        (
+            "wife",
+            "wifey",
+            "girlfriend",
+            "mom",
+            "mum",
+            "mother",
+            "sister",
+            "gf",
+            "aunt",
+            "auntie",
+            "aunty",
+            "granny",
+            "nana",
+            "grandmother",
+            "stepmom",
+            "stepmum",
+            "fiancee",
+        ),
+        "women",
+    ),
     **dict.fromkeys(("son", "sons", "daughter", "daughters", "baby", "babies", "kiddo", "kiddos"), "kids"),
 }
 CATEGORY_OF = {**CATEGORY_WORDS, **EXTRA_CATEGORIES}
@@ -383,7 +424,7 @@ STATUS_QUESTION = _rx(
 )
 REMOVE = _rx(
     r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|"
-    r"discard|scrap\s+(?=the\b|my\b|those\b|these\b)|(?:will\s+not|won'?t)\s+(?:be\s+)?need(?:ing)?(?!\s+to\b)|"
+    r"discard|(?:scrap|scratch|nix)\s+(?=the\b|my\b|those\b|these\b)|(?:will\s+not|won'?t)\s+(?:be\s+)?need(?:ing)?(?!\s+to\b)|"
     r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)(?!\s+to\s+(?:spend|pay|go))|minus|"
     r"cancel\s+the)\b"
 )
