@@ -317,6 +317,8 @@ def test_a_legal_form_or_long_business_word_one_letter_off_is_spelt_right_in_the
     )  # not upper-case: as printed
     assert merchant("LIM BROTHERS ENTERPRTSE", "NO 3, JALAN MAJU") == "LIM BROTHERS ENTERPRISE"
     assert merchant("SRI INDAH HARDWAAE SDN BND", "(123456-K)") == "SRI INDAH HARDWARE SDN BHD"
+    assert merchant("SRI INDAH HARDWARE SDNBHD", "(123456-K)") == "SRI INDAH HARDWARE SDN BHD"
+    assert merchant("SRI INDAH HARDWARE SDN.BHD", "(123456-K)") == "SRI INDAH HARDWARE SDN.BHD"  # printed so
     assert merchant("ANJUNG RESTAURENT SDN BHD") == "ANJUNG RESTAURANT SDN BHD"
     # a real word next to a business word, a short word, or a different first or last letter stays as printed
     assert merchant("CITY STATIONERS SDN BHD") == "CITY STATIONERS SDN BHD"

@@ -96,7 +96,8 @@ def find_merchant(located: Located) -> TextField | None:
     return TextField(value, tuple(spans), {3: 0.85, 2: 0.75, 1: 0.6}[tiers[index]]) if value else None
 
 
-LEGAL_MISREAD = re.compile(r"\b(SDN\.?\s*)(?:BND|BHO|BH)\b(?=\.?)")  # "SDN BND": the H or D misread
+LEGAL_MISREAD = re.compile(r"\b(SDN\.?\s*)(?:BND|BHO|BH)\b")  # "SDN BND": the H or D misread
+GLUED_LEGAL = re.compile(r"\bSDNBHD\b")  # the space OCR dropped ("SDN.BHD" as printed stays)
 LONG_BUSINESS_WORDS = tuple(
     word for pattern in vocabulary.BUSINESS_WORDS if len(word := pattern.strip("\\b")) >= 8 and word.isalpha()
 )
@@ -130,7 +131,7 @@ def as_named(name: str) -> str:
     -> "ENTERPRISE"; the first and last letters must agree, so "STATIONER" and "STATIONERS" stay). Case as printed."""
     key = letters_in_words(upper_same_length(name))
     name = "".join(k if c.isdigit() else c for c, k in zip(name, key, strict=True))
-    name = LEGAL_MISREAD.sub(r"\1BHD", name)
+    name = GLUED_LEGAL.sub("SDN BHD", LEGAL_MISREAD.sub(r"\1BHD", name))
     return WORD.sub(lambda m: _business_word(m.group()), name)
 
 
