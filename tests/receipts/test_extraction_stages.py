@@ -575,6 +575,12 @@ def test_a_street_word_run_into_the_next_word_is_written_apart():
     )
 
 
+def test_a_doubled_hyphen_in_a_unit_number_is_one():
+    assert address("KEDAI MAJU SDN BHD", "B--3-12, MENARA UTAMA,", "50480 KUALA LUMPUR") == (
+        "B-3-12, MENARA UTAMA, 50480 KUALA LUMPUR"
+    )
+
+
 def test_a_branch_name_above_the_numbered_street_line_is_not_the_address():
     assert address(
         "NOODLE HOUSE SDN BHD (123456-A)", "NOODLE HOUSE PLAZA MAWAR", "NO.12-1, PLAZA MAWAR INDAH 3,",

@@ -55,6 +55,7 @@ SPACED_END = re.compile(r"(?<=\w)\s+([,.])\s*$")  # "JALAN KPB 6 ,", "PETALING J
 GLUED_STREET = re.compile(  # "OFF JALANPUDU": a street word run into the name after it (not BANDARAYA, LEBUHRAYA)
     r"\b(JALAN|JLN|TAMAN|TMN|LORONG|BANDAR|KAWASAN|PERSIARAN|KAMPUNG|SEKSYEN)(?!AYA\b|AN\b)(?=[A-Z]{3,})"
 )
+DOUBLED_HYPHEN = re.compile(r"(?<=\w)-{2,}(?=\w)")  # "A--16-1": a unit number has one hyphen between its parts
 SPACED_STOP = re.compile(r"(?<=\w)\s+\.\s+(?=\w)")  # "NO . 3", "B . CAVES"
 NUMBERED_START = re.compile(r"^\W*(?:NO|LOT|UNIT|BLOCK|BLK)\b\.?\s*[:.]?\s*[A-Z]?-?\d")  # "NO 15 JALAN", "LOT 2-1"
 LABELLED = re.compile(r"(?:\bNUMBER|\bNO\.?|#)\s*[:#]\s*$")  # "CHIT NUMBER: 12091", "ORDER #: 10234": not postcodes
@@ -350,9 +351,10 @@ def _streetish(text: str) -> bool:
 def as_typed(part: str) -> str:
     """An address line as people type it: a comma or full stop that the print sets off with a space is written
     against the word before it ("JALAN KPB 6 ," -> "JALAN KPB 6,", "PETALING JAYA ." -> "PETALING JAYA.",
-    "NO . 3" -> "NO.3"), and digits misread inside its words as letters (see _digits_as_letters); everything else as
-    printed."""
+    "NO . 3" -> "NO.3"), digits misread inside its words as letters (see _digits_as_letters), a street word run into
+    the next word written apart ("JALANPUDU") and a doubled hyphen as one ("A--16-1"); everything else as printed."""
     part = GLUED_STREET.sub(r"\1 ", SPACED_END.sub(r"\1", _digits_as_letters(part)))
+    part = DOUBLED_HYPHEN.sub("-", part)
     return SPACED_STOP.sub(".", part)
 
 
