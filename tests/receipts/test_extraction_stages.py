@@ -565,6 +565,14 @@ def test_digits_read_inside_the_words_of_an_address_are_the_letters_they_resembl
     )
 
 
+def test_letters_read_inside_the_numbers_of_an_address_are_the_digits_they_resemble():
+    assert address("KEDAI MAJU SDN BHD", "NO 1O2, JALAN MAJU 3,", "43O00 KAJANG, SELANGOR") == (
+        "NO 102, JALAN MAJU 3, 43000 KAJANG, SELANGOR"
+    )
+    # unit codes with as many letters as digits, and words, stay as printed
+    assert address("KEDAI MAJU SDN BHD", "LOT 1C, JALAN SS6/5A,", "47400 PJ") == "LOT 1C, JALAN SS6/5A, 47400 PJ"
+
+
 def test_a_street_word_run_into_the_next_word_is_written_apart():
     assert address("KEDAI MAJU SDN BHD", "8, JALAN MERAH, OFF JALANBESAR,", "TMNSERI, 43000 KAJANG") == (
         "8, JALAN MERAH, OFF JALAN BESAR, TMN SERI, 43000 KAJANG"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import vocabulary
 from .locate import Located
-from .normalise import WORD, Line, letters_in_words, one_edit_apart, upper_same_length
+from .normalise import WORD, Line, digits_in_numbers, letters_in_words, one_edit_apart, upper_same_length
 
 LEGAL = re.compile("|".join(vocabulary.LEGAL_FORMS))
 BUSINESS = re.compile("|".join(vocabulary.BUSINESS_WORDS))
@@ -121,6 +121,20 @@ def _digits_as_letters(text: str) -> str:
             if inside or leading:
                 chars[i] = key[start + i]
         return "".join(chars)
+
+    return WORD.sub(fix, text)
+
+
+def _letters_as_digits(text: str) -> str:
+    """Letters OCR put inside the numbers of an address line read as digits ("551O0" -> "55100", "56I00" -> "56100"):
+    only in a word with more digits than letters, where the number form reads a digit."""
+    num = digits_in_numbers(upper_same_length(text))
+
+    def fix(match: re.Match) -> str:
+        word, start = match.group(), match.start()
+        if sum(c.isdigit() for c in word) <= sum(c.isalpha() for c in word):
+            return word
+        return "".join(num[start + i] if c.isalpha() and num[start + i].isdigit() else c for i, c in enumerate(word))
 
     return WORD.sub(fix, text)
 
@@ -351,9 +365,10 @@ def _streetish(text: str) -> bool:
 def as_typed(part: str) -> str:
     """An address line as people type it: a comma or full stop that the print sets off with a space is written
     against the word before it ("JALAN KPB 6 ," -> "JALAN KPB 6,", "PETALING JAYA ." -> "PETALING JAYA.",
-    "NO . 3" -> "NO.3"), digits misread inside its words as letters (see _digits_as_letters), a street word run into
-    the next word written apart ("JALANPUDU") and a doubled hyphen as one ("A--16-1"); everything else as printed."""
-    part = GLUED_STREET.sub(r"\1 ", SPACED_END.sub(r"\1", _digits_as_letters(part)))
+    "NO . 3" -> "NO.3"), digits misread inside its words as letters and letters inside its numbers as digits, a
+    street word run into the next word written apart ("JALANPUDU") and a doubled hyphen as one ("A--16-1");
+    everything else as printed."""
+    part = GLUED_STREET.sub(r"\1 ", SPACED_END.sub(r"\1", _letters_as_digits(_digits_as_letters(part))))
     part = DOUBLED_HYPHEN.sub("-", part)
     return SPACED_STOP.sub(".", part)
 
