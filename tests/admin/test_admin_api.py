@@ -8,6 +8,7 @@ from insightshop.models.accounts import ApiToken, User
 from insightshop.models.audit import AuditEntry
 from insightshop.models.catalog import Product, ProductVariant
 from insightshop.models.orders import PaymentLog
+from insightshop.models.sales import Sale
 from insightshop.services import cart, orders, pricing
 from insightshop.services.actors import Actor
 from insightshop.services.payments import offline
@@ -143,7 +144,13 @@ def test_sales_create_preview_automation_and_pricing(client, boss):
     assert created.status_code == 201
     assert preview["products_covered"] == 1 and preview["sample"][0]["sale_price"] == "40.00"
     assert any("Black Friday" in name or "New Year" in name for name in automation["created"])
-    assert client.get("/api/products?q=oxford").get_json()["products"][0]["price"] == "40.00"
+    # The biggest discount running today wins: the menswear 20%, unless a holiday sale the automation just started
+    # (Black Friday's 30% on 27–29 November) covers the shirt too.
+    running = db.session.query(Sale).filter(Sale.is_active, Sale.start_date <= today, Sale.end_date >= today).all()
+    best = max(sale.discount_percentage for sale in running if not sale.categories or "men" in sale.categories)
+    expected = pricing.quantize(Decimal("50.00") * (100 - best) / 100)
+    assert best >= 20
+    assert client.get("/api/products?q=oxford").get_json()["products"][0]["price"] == str(expected)
     assert_error(client.post("/api/admin/sales", headers=boss, json={"name": "x", "discount_percentage": 120,
                  "start_date": "2026-01-01", "end_date": "2026-01-02"}), 400, "validation_error", "discount_percentage")  # fmt: skip
 
