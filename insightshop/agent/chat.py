@@ -81,6 +81,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
         "last_shipping": orders.last_shipping_details(actor),  # checkout by chat offers the last address again
     }
     tool_calls, turn_cards = [], []
+    searches: list[tuple[dict, dict]] = []  # a search's card is redrawn from what the reply kept of its result
     limits = {"errors": 0, "auth": 0}
 
     def execute(name: str, arguments: dict) -> dict | None:
@@ -91,6 +92,8 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
         tool_calls.append(entry)
         if card:
             turn_cards.append(card)
+            if name == "search_products" and entry["outcome"] == "executed":
+                searches.append((entry, card))
         if entry["outcome"] in ("error", "rejected"):
             limits["errors"] += 1
             limits["auth"] += error_kind(entry["error"]["code"]) == "auth"
@@ -105,6 +108,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
 
     engine, plan = respond(text, context, actor, history, execute, observe=observe, conversation_id=conversation.id)
     metrics.count_chat_turn(engine.name)  # the engine that answered: the offline one when Claude fell back
+    _redraw_search_cards(searches, turn_cards)  # e.g. "dresses, not red": what was ruled out has no card
     turn_cards[:0] = citation_links.citations_cards(plan.citations)  # first: the model's cited text leads the reply
     if plan.wants_login_form:
         turn_cards.append(cards.login_card())
@@ -190,6 +194,15 @@ def _claim(pending: PendingConfirmation, decision: str) -> None:
     if claimed.rowcount != 1:
         db.session.refresh(pending)
         raise Invalid(f"This was already {pending.status}", code="already_decided")
+
+
+def _redraw_search_cards(searches: list[tuple[dict, dict]], turn_cards: list) -> None:
+    """A search's card drawn again from what the turn kept of its result ("dresses, not red": the products that come
+    only in red are not shown as cards either)."""
+    for entry, card in searches:
+        redrawn = cards.card_for(entry["name"], entry["result"])
+        if redrawn != card:
+            turn_cards[:] = [redrawn if c is card else c for c in turn_cards if c is not card or redrawn]
 
 
 def propose_confirmation(actor: Actor, conversation_id: str, tool: str, arguments: dict) -> dict:

@@ -6,6 +6,7 @@ database (tests, benchmarks)."""
 from __future__ import annotations
 
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -33,10 +34,10 @@ class ShopVocabulary:
 
     @cached_property
     def by_name(self) -> dict[str, tuple[ProductWords, ...]]:
-        """Lower-case product name → its products (one name may be sold in several departments and colours)."""
+        """Lower-case product name, accents dropped ("Piqué" is "pique", as the engine reads messages) → its products (one name may be sold in several departments and colours)."""
         names: dict[str, list[ProductWords]] = {}
         for product in self.products:
-            names.setdefault(product.name.lower(), []).append(product)
+            names.setdefault(fold(product.name.lower()), []).append(product)
         return {name: tuple(found) for name, found in names.items()}
 
     @cached_property
@@ -49,8 +50,13 @@ class ShopVocabulary:
         return frozenset(w for name in self.by_name for w in _words(name))
 
 
+def fold(text: str) -> str:
+    """The text without accents: names match however the shopper types them ("pique" for "Piqué")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _words(text: str) -> list[str]:
-    return [w for w in "".join(c if c.isalnum() else " " for c in text.lower()).split() if len(w) > 1]
+    return [w for w in "".join(c if c.isalnum() else " " for c in fold(text.lower())).split() if len(w) > 1]
 
 
 def from_items(items: list[dict], *, first_id: int = 1) -> ShopVocabulary:

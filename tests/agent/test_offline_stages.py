@@ -703,3 +703,10 @@ def test_not_wanting_to_act_or_wanting_nothing_more_changes_nothing(message):
 def test_more_relatives_name_their_department(message, department):
     [planned] = interpret(message, {}).calls
     assert planned.arguments["category"] == department
+
+
+@pytest.mark.parametrize("text", ["my order was returned", "a retro tee for the party", "my exchange student",
+                                  "an interesting print"])  # fmt: skip
+def test_shop_question_typo_targets_do_not_rewrite_other_words(text):
+    assert normalise(text, V).text == text
+    assert normalise("retrun policy", V).text == "return policy"

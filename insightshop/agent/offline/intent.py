@@ -265,10 +265,22 @@ CODE_LIKE = re.compile(lexicon.CODE_LIKE, re.I)
 SHOP_ACTION = re.compile(r"\b(?:add|buy|remove|cart|basket|checkout|order\s+\d|product\s+\d)\b")
 
 
+OVERRIDE = re.compile(lexicon.OVERRIDE_ATTEMPT)
+CATALOG_WIPE = re.compile(lexicon.CATALOG_WIPE)
+
+
 def out_of_scope(request: Request) -> Interpretation | None:
     plain = request.plain
     if CODE_LIKE.search(request.norm.original):
         return reply(request, "I can't run that. " + lexicon.OUT_OF_SCOPE_REPLY)
+    wipe = CATALOG_WIPE.search(plain)
+    if wipe and not re.search(
+        r"\b(?:my|the)\s+(?:cart|basket|bag)\b|\bfrom\s+(?:my|the)\s+(?:cart|basket|bag)\b", plain
+    ):
+        if not request.is_admin:
+            return reply(request, lexicon.CATALOG_WIPE_REPLY)
+        return reply(request, "I won't delete the whole catalog at once — nothing was changed. Delete products one at a "
+                              "time by number (\"delete product 12\").")  # fmt: skip
     if STRONG.search(plain) and not SHOP_ACTION.search(plain):
         return reply(request, lexicon.OUT_OF_SCOPE_REPLY)
     if OUT_OF_SCOPE.search(plain) and not CART_WORDS.search(plain) and not _names_products(request):

@@ -114,7 +114,10 @@ def _targets(vocabulary: ShopVocabulary) -> tuple[str, ...]:
               "compare", "review", "shipping", "returns", "refund", "order", "orders", "tracking", "cheapest",
               "expensive", "please", "large", "medium", "small", "extra", "quantity", "size", "clear", "empty",
               "show", "search", "price", "under", "dollars", "sneakers", "add", "cheap", "cheaper", "priciest",
-              "receipt", "receipts", "spend", "spent", "spending", "expenses", "difference", "between"}  # fmt: skip
+              "receipt", "receipts", "spend", "spent", "spending", "expenses", "difference", "between",
+              # the shop-question words ("retrun policy", "exchnage", "ship internationaly")
+              "return", "returned", "returning", "exchange", "exchanges", "exchanged", "refunds", "refunded", "policy", "policies", "delivery", "deliver", "delivered", "deliveries", "international", "internationally",
+              "abroad", "overseas", "postage", "payment", "warranty"}  # fmt: skip
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 
 

@@ -500,6 +500,15 @@ ONLY_LINE = re.compile(
     + NUM
     + r")\s+(?:of\s+(?:the|those|these|my)|(?:the|my))\s+(?P<item>.+?)(?:\s+(?:please|pls|thanks))?\W*$"
 )
+# "can i get 4 of those socks instead of 1", "I want 4 socks not 1": a line in the cart, from one count to another.
+COUNT_INSTEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|actually|sorry|hmm|oh|wait|no|and|so|please|pls)[\s,]+)*"
+    r"(?:(?:can|could|may)\s+i\s+(?:get|have)|i\s+(?:want|need|would\s+like)|give\s+me|let\s+me\s+(?:get|have)|"
+    r"make\s+it|i\s+will\s+(?:take|have))?\s*(?P<count>" + NUM + r")\s+(?:of\s+)?(?:(?:those|these|the|my)\s+)?"
+    r"(?P<item>[a-z][a-z' -]*?)\s*,?\s+(?:instead\s+of|not|rather\s+than)\s+(?:the\s+|just\s+|only\s+)?"
+    + NUM
+    + r"(?:\s+(?:of\s+them|please|pls|thanks))*\W*$"
+)
 NOT_A_LINE = re.compile(
     r"^(?:size|colou?r)\b|\b(?:price|cost|stock|status|order|sale|discount|rating|stars?|name|description)\b"
 )
@@ -1007,7 +1016,10 @@ def _base_item(turn: Turn) -> Item | None:
         if picked:
             return Item(product_id=picked[0])
     if ctx.get("last_action") == "search_products" and len(listed) == 1 and (ctx.get("last_search") or {}).get("terms"):
-        return Item(product_id=listed[0])  # "how much is the silk slip dress?" found one: "add it" is that one
+        # "how much is the silk slip dress?" found one: "add it" is that one, in the size and colour searched for
+        search = ctx["last_search"]
+        return Item(product_id=listed[0], color=search.get("color"), size=search.get("size"),
+                    category=search.get("category"))  # fmt: skip
     if ctx.get("last_action") == "search_products" and (ctx.get("last_search") or {}).get("clothing_type"):
         search = ctx["last_search"]
         return Item(clothing_type=search["clothing_type"], color=search.get("color"), size=search.get("size"),
@@ -1716,6 +1728,7 @@ def h_quantity_change(turn: Turn) -> Interpretation | None:
 def h_set_line_quantity(turn: Turn) -> Interpretation | None:
     """ "set the grey hoodie to 4": read the cart, then add or remove the difference on that line."""
     match = SET_LINE.match(turn.msg.norm) or ONLY_LINE.match(turn.msg.norm) or MAKE_LINE.match(turn.msg.norm)
+    match = match or COUNT_INSTEAD.match(turn.msg.norm.lower())
     if not match or NOT_A_LINE.search(match.group("item")):
         return None
     count = _number(match.group("count"))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ...services.pricing import line_total, quantize
+from ...services.shop_vocabulary import fold
 from ...services.vocabulary import COLORS, SIZES, normalise_color, normalise_size
 from . import entities, lexicon
 from .intent import Request, ask, one_call, reply
@@ -60,7 +61,7 @@ QTY_TARGET = re.compile(
     r"^(?:(?:actually|ok|okay|oh|sorry|wait|no|hmm|and|please|can\s+you|could\s+you|hey)[\s,]+)*"
     r"(?:make\s+(?:it|that|them|those|this)|change\s+(?:it|that|the\s+quantity|quantity)\s+to|set\s+(?:it|the\s+"
     r"quantity|quantity)\s+to|i\s+(?:want|need)|let'?s\s+(?:do|make\s+it)|update\s+(?:it|the\s+quantity)\s+to|"
-    r"just|only)"
+    r"just|only|i\s+(?:will|shall)\s+(?:take|have|get)|i\s+(?:would|will)\s+like)"
     r"\s*(\d+)(?:\s+(?:of\s+them|instead|then|please|in\s+total|total|units?|pieces?))*\W*$"
 )
 
@@ -267,6 +268,8 @@ def quantity_target(request: Request) -> Interpretation | None:
     """ "make that 3": bring the cart line last added to that quantity (add or remove the difference)."""
     line = request.context.get("last_line")
     match = QTY_TARGET.match(request.plain)
+    if match and request.context.get("last_action") == "search_products":
+        return _take_the_one_found(request, int(match.group(1)))
     if not match or not isinstance(line, dict) or not isinstance(line.get("product_id"), int):
         return None
     if request.context.get("last_action") not in (None, "cart_add_item", "cart_remove_item"):
@@ -284,6 +287,23 @@ def quantity_target(request: Request) -> Interpretation | None:
     if wanted > had:
         return one_call(request, "cart_add_item", {**target, "quantity": min(wanted - had, 10)}, last_quantity=wanted)
     return one_call(request, "cart_remove_item", {**target, "quantity": had - wanted}, last_quantity=wanted)
+
+
+def _take_the_one_found(request: Request, wanted: int) -> Interpretation | None:
+    """ "make it 2" after a search that found one product: that product, in the colour and size searched for."""
+    listed = request.context.get("last_product_ids") or []
+    search = request.context.get("last_search") if isinstance(request.context.get("last_search"), dict) else {}
+    if len(listed) != 1 or not isinstance(listed[0], int) or wanted < 1:
+        return None
+    arguments: dict = {"product_id": listed[0]}
+    if search.get("size"):
+        arguments["selected_size"] = search["size"]
+    if search.get("color"):
+        arguments["selected_color"] = search["color"]
+    arguments["quantity"] = min(wanted, 10)
+    item = {k: v for k, v in arguments.items() if k != "quantity"}
+    return one_call(request, "cart_add_item", arguments, last_item=item, last_quantity=arguments["quantity"],
+                    last_product_id=listed[0])  # fmt: skip
 
 
 def department_answer(request: Request) -> Interpretation | None:
@@ -491,6 +511,11 @@ class WithoutColour:
         said = " or ".join(dict.fromkeys((self.colour, *self.also)))
         products = result.get("products") or []
         kept = [p for p in products if set(p.get("available_colors") or [p.get("color")]) - excluded]
+        if len(kept) < len(products):  # what is ruled out is not shown either: the cards and "the first one" follow
+            pagination = result.get("pagination")
+            if isinstance(pagination, dict) and isinstance(pagination.get("total"), int):
+                pagination["total"] = max(len(kept), pagination["total"] - (len(products) - len(kept)))
+            result["products"] = kept
         if not kept:
             if not products:
                 return [], "I found nothing matching that, so there is nothing to show."
@@ -508,6 +533,24 @@ class WithoutColour:
 
     def label(self) -> dict:
         return {"without_colour": [self.colour, *self.also] if self.also else self.colour}
+
+
+@dataclass(frozen=True)
+class AdultsFirst:
+    """A search for an adults' occasion with no department said: the kids' products leave the result when an adult
+    one is in it (then whatever else the search's reply does)."""
+
+    then: object = None
+
+    def __call__(self, result: dict) -> tuple[list, str | None]:
+        products = result.get("products") or []
+        adults = [p for p in products if p.get("category") != "kids"]
+        if adults and len(adults) < len(products):
+            pagination = result.get("pagination")
+            if isinstance(pagination, dict) and isinstance(pagination.get("total"), int):
+                pagination["total"] = max(len(adults), pagination["total"] - (len(products) - len(adults)))
+            result["products"] = adults
+        return self.then(result) if callable(self.then) else ([], None)
 
 
 # "hoodies that aren't black or grey", "dresses that are not red", "I don't want anything pink, show me girls' tops":
@@ -582,7 +625,7 @@ def named_instead(request: Request) -> Interpretation | None:
     word, names = match.group("word"), entities.distinctive_words(request.vocabulary)
     fitting = [p for p in request.vocabulary.products
                if p.clothing_type == current.clothing_type and p.category == current.category and p.id != current.id
-               and word in names.get(p.name.lower(), frozenset()) and (not line.get("color") or line["color"] in p.colors)]  # fmt: skip
+               and word in names.get(fold(p.name.lower()), frozenset()) and (not line.get("color") or line["color"] in p.colors)]  # fmt: skip
     if len(fitting) != 1:
         return None
     quantity = int(line.get("quantity") or 1)
@@ -748,7 +791,7 @@ def _sibling_in_colour(arguments: dict, request: Request) -> dict:
     current = products.get(arguments["product_id"])
     if not color or current is None or color in current.colors:
         return arguments
-    siblings = [p for p in request.vocabulary.by_name.get(current.name.lower(), ())
+    siblings = [p for p in request.vocabulary.by_name.get(fold(current.name.lower()), ())
                 if p.category == current.category and color in p.colors]  # fmt: skip
     return {**arguments, "product_id": siblings[0].id} if len(siblings) == 1 else arguments
 
