@@ -13,7 +13,10 @@ from .web.url_memo import MemoizedUrlFlask
 
 def create_app(config: dict | None = None) -> Flask:
     """Application factory: configuration, extensions, blueprints, CLI and error handlers."""
-    app = MemoizedUrlFlask(__name__, instance_relative_config=True)
+    # INSTANCE_PATH (tests, several shops on one machine) moves the instance folder: its files, such as the page
+    # cache's catalog generation, are shared by every process that uses the same folder.
+    instance_path = (config or {}).get("INSTANCE_PATH")
+    app = MemoizedUrlFlask(__name__, instance_path=instance_path, instance_relative_config=True)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(load_config(app.instance_path, config))
     app.json.sort_keys = False  # keep the documented field order in API responses

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import uuid
 from pathlib import Path
 from urllib.parse import quote
@@ -28,8 +29,15 @@ def pytest_report_header(config):
     return f"database: {'PostgreSQL ' + POSTGRES_URL if POSTGRES_URL else 'SQLite'}"
 
 
+# Each test process has an instance folder of its own: the page cache's catalog generation file lives there, and a
+# second test run in the same checkout (bumping it with every product it makes) must not end this run's cached pages.
+INSTANCE_FOLDER = tempfile.mkdtemp(prefix="insightshop-tests-")
+
+
 def _app_for(url: str, **extra):
-    app = create_app({"APP_ENV": "testing", "SECRET_KEY": TEST_SECRET, "SQLALCHEMY_DATABASE_URI": url, **extra})
+    config = {"APP_ENV": "testing", "SECRET_KEY": TEST_SECRET, "SQLALCHEMY_DATABASE_URI": url,
+              "INSTANCE_PATH": INSTANCE_FOLDER, **extra}  # fmt: skip
+    app = create_app(config)
     app.test_client_class = ConformingClient  # every /api answer is checked against the OpenAPI document
     return app
 
