@@ -148,3 +148,22 @@ def test_a_shoppers_request_for_the_figures_is_the_admin_tool(message):
 def test_a_shoppers_requests_never_reach_the_admin_tools(message):
     names = [c.name for c in interpret(message, None, is_admin=False, vocabulary=V).calls]
     assert not any(name.startswith("admin_") for name in names)
+
+
+@pytest.mark.parametrize("message, period", [("give me the sales for last month", "month"), ("sales past 7 days", "week"),
+                                             ("revenue this year pls", "year")])  # fmt: skip
+def test_sales_of_a_period_are_the_dashboard_never_a_sale_search(message, period):
+    assert planned(admin(message)) == [("admin_dashboard", {"period": period})]
+
+
+@pytest.mark.parametrize(
+    "message", ["we got 15 more of the cropped hoodie in S", "add 5 more units of product 3 size M"]
+)
+def test_stock_added_is_not_guessed_into_a_total(message):
+    result = admin(message)
+    assert not result.calls and "new total" in result.reply
+
+
+def test_whats_selling_well_is_the_best_sellers():
+    [call] = admin("what's selling well?").calls
+    assert call.name == "admin_dashboard" and isinstance(call.then, TopProducts)

@@ -81,8 +81,8 @@ def cannot_do(request) -> Interpretation | None:
                                "They're in Admin → Carts. (I can empty one user's cart by user number: \"clear the "
                                "cart of user 12\".)")  # fmt: skip
     if USERS.search(plain) and not re.search(r"\b(?:orders?|products?|sale|carts?)\b", plain):
-        return _reply(request, "I can't change accounts or admin rights from the chat — no assistant tool manages "
-                               "users. That's done in Admin → Users, where a superadmin can grant or remove admin "
+        return _reply(request, "I can't look up or change customer accounts or admin rights from the chat — no "
+                               "assistant tool manages users. That's done in Admin → Users, where a superadmin can grant or remove admin "
                                "rights.")  # fmt: skip
     if ONE_DAY.search(plain) and FIGURES.search(plain):
         return _reply(request, "I can't give one past day's figures or compare two periods: the assistant's figures "
@@ -159,7 +159,8 @@ BEST = re.compile(
     r"\bbest[\s-]*sell\w*|\btop[\s-]*sell\w*|\btop\s+(?:\d+\s+)?(?:products?|items?|sellers?|lines?|garments?)\b|"
     r"\bmost\s+(?:popular|sold|ordered|bought|purchased)\b|\bsold\s+(?:the\s+)?most\b|\bsell(?:s|ing)?\s+(?:the\s+)?"
     r"(?:best|most)\b|\bhighest[\s-]+(?:revenue|selling|grossing)\b|\b(?:biggest|best)\s+(?:sellers?|earners?)\b|"
-    r"\b(?:products?|items?)\s+by\s+(?:revenue|sales|units|sold)\b|\bwhat\s+(?:sold|sells)\b"
+    r"\b(?:products?|items?)\s+by\s+(?:revenue|sales|units|sold)\b|\bwhat\s+(?:sold|sells)\b|"
+    r"\bselling\s+(?:well|fast|best|the\s+most)\b|\b(?:hot|fast)[\s-]+sell\w*"
 )
 
 
@@ -303,9 +304,12 @@ STOCK_CHANGE = re.compile(
     r"\b(?:re-?sto?c?k\w*|replenish\w*|top\s+up)\b|\badd\s+\d+\s+(?:more\s+|extra\s+)?(?:units?|pcs|pieces)\b|"
     r"\b(?:set|change|update|adjust|make|put|bump|raise|lower|reduce|increase|correct)\b.*\b(?:sto?c?k|inventory|qty|"
     r"quantity|units?|pcs|pieces)\b|\b(?:sto?c?k|inventory)\b.*\b(?:to|at|=)\s*\d|"
-    r"\b(?:mark|set|make)\b.*\b(?:out\s+of\s+sto?c?k|sold\s+out)\b"
+    r"\b(?:mark|set|make)\b.*\b(?:out\s+of\s+sto?c?k|sold\s+out)\b|"
+    r"\b(?:we\s+)?(?:got|received)\s+\d+\s+(?:more|new|extra)\b"
 )
-ADDING = re.compile(r"\b(?:more|another|extra|additional|increase\s+by|raise\s+by|add\s+\d+|by\s+\d+\s+units?)\b")
+ADDING = re.compile(
+    r"\b(?:more|another|extra|additional|increase\s+by|raise\s+by|add\s+\d+|by\s+\d+\s+units?|(?:got|received)\s+\d+)\b"
+)
 PRICE_SET = re.compile(
     r"\b(?:price|cost|reprice|mark\s+down|discount)\b.*?\b(?:to|at|=)\s*\$?\s*(\d+(?:\.\d{1,2})?)|"
     r"\bshould\s+(?:cost|be)\s+\$?\s*(\d+(?:\.\d{1,2})?)|\bnow\s+costs?\s+\$?\s*(\d+(?:\.\d{1,2})?)"
@@ -513,11 +517,27 @@ def shopper_asks_figures(request) -> Interpretation | None:
     return _call(request, "admin_product_update", arguments)
 
 
+SALES_FOR = re.compile(r"\b(?:sales|revenue|takings|turnover|orders|figures|numbers)\b")
+
+
+def sales_of_a_period(request) -> Interpretation | None:
+    """ "give me the sales for last month", "sales past 7 days": the figures of that period, never a sale search."""
+    plain = request.plain
+    period = next((name for name, rx in LOOSE_PERIODS if rx.search(plain)), None)
+    if not period or not SALES_FOR.search(plain) or Msg(request.norm.text).types:
+        return None
+    if re.search(r"\b(?:on\s+sale|add|cart|basket|create|new|start|run|launch|discount|%|percent)\b", plain):
+        return None
+    if re.search(r"\borders?\b", plain) and not re.search(r"\b(?:how\s+many|number|count|figures|sales)\b", plain):
+        return None  # "show the orders of this week": the phrase rules list orders
+    return _call(request, "admin_dashboard", {"period": period})
+
+
 def admin_request(request) -> Interpretation | None:
     if not request.is_admin:
         return shopper_asks_figures(request)
     for decide in (pending_choice, cannot_do, customer_orders, order_counts, best_sellers, product_change,
-                   stock_of_kind):  # fmt: skip
+                   stock_of_kind, sales_of_a_period):  # fmt: skip
         outcome = decide(request)
         if outcome is not None:
             return outcome
