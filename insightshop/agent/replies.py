@@ -46,6 +46,8 @@ def _sentence(entry: dict) -> str:
     if entry["outcome"] != "executed":
         return error_text(entry)
     data, name = entry["result"], entry["name"]
+    if name == "admin_orders_list":
+        return _orders_listed(entry.get("arguments") or {}, data)
     if name == "cart_add_item":
         item = data["added"][0]
         held = f" You have {item['quantity']} of them now." if item["quantity"] != item["quantity_added"] else ""
@@ -174,6 +176,22 @@ SIMPLE = {
         f"{d['reason']}." if d["products"] else "I couldn't find a matching piece in stock right now."
     ),
 }
+
+
+def _orders_listed(arguments: dict, data: dict) -> str:
+    """An admin's order list: how many match the filters said, then the first five."""
+    what = " ".join(w for w in (arguments.get("status"), "orders") if w)
+    if arguments.get("search"):
+        what += f" for {arguments['search']}"
+    if arguments.get("user_id"):
+        what += f" of user #{arguments['user_id']}"
+    total = (data.get("pagination") or {}).get("total", 0)
+    if not total:
+        return f"There are no {what}."
+    listed = "; ".join(f"#{o['id']} {o.get('email') or o.get('shipping_name') or ''} — ${o.get('total')}, {o.get('status')}"
+                       .replace("  ", " ") for o in (data.get("orders") or [])[:5])  # fmt: skip
+    more = f" (and {total - 5} more)" if total > 5 else ""
+    return f"{total} {what.replace('orders', 'order', 1) if total == 1 else what}: {listed}{more}."
 
 
 def _my_orders_sentence(found: list[dict]) -> str:

@@ -102,31 +102,6 @@ STATUS = re.compile(r"\b(" + "|".join(sorted(STATUS_WORDS, key=len, reverse=True
 HOW_MANY = re.compile(r"\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?(?:the\s+)?|any)\b")
 
 
-@dataclass(frozen=True)
-class OrdersListed:
-    """admin_orders_list's result in words: how many, then the first few orders."""
-
-    what: str  # "orders for jane@example.com", "pending orders"
-
-    def __call__(self, result: dict) -> tuple[list, str]:
-        total = result.get("pagination", {}).get("total", 0)
-        found = result.get("orders") or []
-        if not total:
-            return [], f"There are no {self.what}."
-        listed = "; ".join(
-            f"#{o['id']} {o.get('email') or o.get('shipping_name') or ''} — ${o.get('total')}, {o.get('status')}".replace(
-                "  ", " "
-            )
-            for o in found[:5]
-        )
-        more = f" (and {total - 5} more)" if total > 5 else ""
-        noun = self.what if total != 1 else self.what.replace("orders", "order", 1)
-        return [], f"{total} {noun}: {listed}{more}."
-
-    def label(self) -> dict:
-        return {"orders_listed": self.what}
-
-
 def customer_orders(request) -> Interpretation | None:
     """ "find the order for jane@example.com", "orders from customer bob@x.com", "did jane@x.com buy anything"."""
     msg = Msg(request.norm.text)
@@ -137,8 +112,7 @@ def customer_orders(request) -> Interpretation | None:
     status = STATUS.search(request.plain)
     if status:
         arguments["status"] = STATUS_WORDS[status.group(1)]
-    what = f"{arguments.get('status', '')} orders for {email}".strip()
-    return _call(request, "admin_orders_list", arguments, then=OrdersListed(what))
+    return _call(request, "admin_orders_list", arguments)
 
 
 def order_counts(request) -> Interpretation | None:
@@ -150,7 +124,7 @@ def order_counts(request) -> Interpretation | None:
     if Msg(request.norm.text).order_id is not None:
         return None
     value = STATUS_WORDS[status.group(1)]
-    return _call(request, "admin_orders_list", {"status": value}, then=OrdersListed(f"{value} orders"))
+    return _call(request, "admin_orders_list", {"status": value})
 
 
 # Best sellers ------------------------------------------------------------------------------------------------------
@@ -283,8 +257,9 @@ def stock_of_kind(request) -> Interpretation | None:
     out, threshold = asked
     kinds = list(dict.fromkeys(msg.types))
     color = msg.colors[0] if msg.colors else None
-    if not kinds:
-        return _call(request, "admin_dashboard", {"period": _period(plain) or "all", "low_stock_threshold": threshold})
+    if not kinds:  # the dashboard's low-stock list (its own level unless one was said)
+        below = {"low_stock_threshold": threshold} if re.search(r"\b(?:below|under|less|fewer)\b", plain) else {}
+        return _call(request, "admin_dashboard", {"period": _period(plain) or "all", **below})
     from ...services.vocabulary import CLOTHING_TYPE_LABELS
 
     noun = " and ".join(CLOTHING_TYPE_LABELS.get(k, k).lower().replace("t-shirts", "T-shirts") for k in kinds)
