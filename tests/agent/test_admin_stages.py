@@ -103,7 +103,7 @@ def test_orders_of_a_customer_or_a_status_are_the_orders_list(message, arguments
     "show me the reviews waiting for moderation", "which reviews need approving", "any flagged reviews?",
     "show me customer carts that are still active", "list abandoned carts", "how many active carts r there",
     "make user bob@example.com an admin", "give jane admin rights pls", "remove admin access from bob",
-    "how did sales do yesterday compared to the day before", "revenue yesterday?", "compare sales this week vs last week",
+    "how did sales do yesterday compared to the day before", "who bought the most?", "top 10 customers this year", "revenue yesterday?", "compare sales this week vs last week",
 ])  # fmt: skip
 def test_what_no_tool_does_gets_a_plain_answer_and_no_call(message):
     result = admin(message)

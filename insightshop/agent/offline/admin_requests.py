@@ -64,6 +64,10 @@ ONE_DAY = re.compile(
     r"on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|"
     r"\b(?:compared?|comparison|versus|vs)\b.*\b(?:week|month|year|day)\b|\bweek\s+(?:over|on)\s+week\b"
 )
+TOP_CUSTOMERS = re.compile(
+    r"\b(?:top|best|biggest|most\s+valuable|loyal|frequent|repeat)\s+(?:\d+\s+)?(?:customers?|buyers?|shoppers?|clients?)\b|"
+    r"\bwho\s+(?:bought|spent|ordered|buys|spends|orders)\s+(?:the\s+)?most\b|\bcustomers?\s+(?:who|that)\s+spent\s+the\s+most\b"
+)
 FIGURES = re.compile(
     r"\b(?:sales|revenue|orders|sold|sell|takings|turnover|earn\w*|made|business|figures|numbers|do|did)\b"
 )
@@ -84,6 +88,10 @@ def cannot_do(request) -> Interpretation | None:
         return _reply(request, "I can't look up or change customer accounts or admin rights from the chat — no "
                                "assistant tool manages users. That's done in Admin → Users, where a superadmin can grant or remove admin "
                                "rights.")  # fmt: skip
+    if TOP_CUSTOMERS.search(plain):
+        return _reply(request, "I can't rank customers from the chat — no assistant tool adds up what each customer "
+                               "spent. I can list one customer's orders (\"orders of jane@example.com\"); every order "
+                               "is in Admin → Orders.")  # fmt: skip
     if ONE_DAY.search(plain) and FIGURES.search(plain):
         return _reply(request, "I can't give one past day's figures or compare two periods: the assistant's figures "
                                "cover today, the last 7 or 30 days, the last 12 months or all time. Revenue day by "
