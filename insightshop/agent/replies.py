@@ -46,6 +46,8 @@ def _sentence(entry: dict) -> str:
     if entry["outcome"] != "executed":
         return error_text(entry)
     data, name = entry["result"], entry["name"]
+    if name == "admin_orders_list":
+        return _orders_listed(entry.get("arguments") or {}, data)
     if name == "cart_add_item":
         item = data["added"][0]
         held = f" You have {item['quantity']} of them now." if item["quantity"] != item["quantity_added"] else ""
@@ -176,6 +178,22 @@ SIMPLE = {
 }
 
 
+def _orders_listed(arguments: dict, data: dict) -> str:
+    """An admin's order list: how many match the filters said, then the first five."""
+    what = " ".join(w for w in (arguments.get("status"), "orders") if w)
+    if arguments.get("search"):
+        what += f" for {arguments['search']}"
+    if arguments.get("user_id"):
+        what += f" of user #{arguments['user_id']}"
+    total = (data.get("pagination") or {}).get("total", 0)
+    if not total:
+        return f"There are no {what}."
+    listed = "; ".join(f"#{o['id']} {o.get('email') or o.get('shipping_name') or ''} — ${o.get('total')}, {o.get('status')}"
+                       .replace("  ", " ") for o in (data.get("orders") or [])[:5])  # fmt: skip
+    more = f" (and {total - 5} more)" if total > 5 else ""
+    return f"{total} {what.replace('orders', 'order', 1) if total == 1 else what}: {listed}{more}."
+
+
 def _my_orders_sentence(found: list[dict]) -> str:
     if not found:
         return "I can't find any orders for you yet."
@@ -302,11 +320,7 @@ ACTOR_SUMMARIES = {"checkout_proceed": _checkout_summary, "admin_order_update_st
 SUMMARIES = {
     "cart_clear": lambda a: "Remove every item from your cart.",
     "admin_product_delete": lambda a: f"Hide product #{a['product_id']} from the shop.",
-    "admin_product_update": lambda a: (
-        f"Update product #{a['product_id']}: "
-        + ", ".join(f"{k} → {v}" for k, v in a.items() if k != "product_id")
-        + "."
-    ),
+    "admin_product_update": lambda a: _product_update_summary(a),
     "admin_product_create": lambda a: f"Create the product {a['name']} ({a['category']}, ${a['price']}).",
     "admin_sale_create": lambda a: (
         f"Create the sale {a['name']}: {a['discount_percentage']}% off from {a['start_date']} to {a['end_date']}."
@@ -334,7 +348,41 @@ PENDING_ACTIONS = {
 }
 
 
+def _variant_stock(a: dict) -> str | None:
+    """One size's stock (admin_products.update_product sets only that size, in the colour given)."""
+    if a.get("stock_quantity") is None or not a.get("size") or a.get("available_sizes") or a.get("available_colors"):
+        return None
+    variant = " / ".join(str(a[k]) for k in ("color", "size") if a.get(k))
+    return f"set the {variant} stock of product #{a['product_id']} to {a['stock_quantity']}"
+
+
+def _product_update_summary(a: dict) -> str:
+    stock = _variant_stock(a)
+    rest = {k: v for k, v in a.items() if k not in ("product_id", "stock_quantity", "size", "color")}
+    if stock:
+        others = " (its other sizes and colours keep their stock)"
+        extra = "; " + ", ".join(f"{k} → {v}" for k, v in rest.items()) if rest else ""
+        return stock[0].upper() + stock[1:] + others + extra + "."
+    return (
+        f"Update product #{a['product_id']}: "
+        + ", ".join(f"{k} → {v}" for k, v in a.items() if k != "product_id")
+        + "."
+    )
+
+
+def _product_update_action(a: dict) -> str:
+    stock = _variant_stock(a)
+    if stock:
+        return stock
+    changes = ", ".join(f"{k.replace('_', ' ')} → {v}" for k, v in a.items() if k != "product_id")
+    return f"update product #{a['product_id']} ({changes})" if changes else f"update product #{a['product_id']}"
+
+
 def pending_action(entry: dict) -> str:
+    if (entry.get("name") or entry.get("tool")) == "admin_product_update" and (entry.get("arguments") or {}).get(
+        "product_id"
+    ):
+        return _product_update_action(entry["arguments"])
     template = PENDING_ACTIONS.get(entry.get("name") or entry.get("tool") or "")
     try:
         return template.format(**(entry.get("arguments") or {})) if template else "do that"

@@ -78,12 +78,54 @@ def create_product(actor: Actor, data: dict) -> Product:
 
 
 def update_product(actor: Actor, product_id: int, data: dict) -> Product:
-    """Change a product; colours × sizes add the missing variants, stock_quantity sets every variant's stock."""
+    """Change a product; colours × sizes add the missing variants, stock_quantity sets every variant's stock —
+    except with one `size` (and no lists of sizes or colours): then it sets the stock of that size only, in the
+    `color` given (which then picks the variant and leaves the product's colour as it is)."""
     product = get_any_product(product_id)
+    if _one_variant_stock(data):
+        return _set_stock_of(actor, product, data)
     before = audit.snapshot(product, AUDITED) | {"stock": _stock_map(product)}
     for key, value in _clean_fields(data, creating=False).items():
         setattr(product, key, value)
     _sync_variants(product, data, default_sizes=())
+    db.session.flush()
+    audit.record(actor, "product.update", "product", product.id, before=before,
+                 after=audit.snapshot(product, AUDITED) | {"stock": _stock_map(product)})  # fmt: skip
+    db.session.commit()
+    return product
+
+
+def _one_variant_stock(data: dict) -> bool:
+    return (
+        data.get("stock_quantity") is not None
+        and bool(data.get("size"))
+        and not data.get("available_sizes")
+        and not data.get("available_colors")
+    )
+
+
+def _set_stock_of(actor: Actor, product: Product, data: dict) -> Product:
+    """stock_quantity for one size (in one colour, when given): those variants only; the other fields as usual."""
+    stock = data["stock_quantity"]
+    if not isinstance(stock, int) or isinstance(stock, bool) or stock < 0:
+        raise Invalid(
+            "stock_quantity: a whole number, 0 or more", details=[{"field": "stock_quantity", "message": "≥ 0"}]
+        )
+    size = normalise_size(str(data["size"]))
+    color = normalise_color(str(data["color"])) if data.get("color") else None
+    if size is None or (data.get("color") and color is None):
+        raise Invalid(f"{product.name} has no such size or colour", details=[{"field": "size", "message": "unknown"}])
+    variants = [v for v in product.variants if v.size == size and (color is None or v.color == color)]
+    if not variants:
+        said = f"{color} / {size}" if color else f"size {size}"
+        raise NotFound(f"{product.name} (#{product.id}) has no {said} variant; it comes in "
+                       f"{', '.join(product.available_colors)}, sizes {', '.join(product.available_sizes)}")  # fmt: skip
+    before = audit.snapshot(product, AUDITED) | {"stock": _stock_map(product)}
+    rest = {k: v for k, v in data.items() if k not in ("stock_quantity", "size", "color")}
+    for key, value in _clean_fields(rest, creating=False).items():
+        setattr(product, key, value)
+    for variant in variants:
+        variant.stock = stock
     db.session.flush()
     audit.record(actor, "product.update", "product", product.id, before=before,
                  after=audit.snapshot(product, AUDITED) | {"stock": _stock_map(product)})  # fmt: skip

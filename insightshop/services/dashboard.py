@@ -110,13 +110,16 @@ def summary(period: str = "week", low_stock_threshold: int = 5, low_stock_limit:
                    low_stock_variants(low_stock_threshold, low_stock_limit))  # fmt: skip
 
 
-def top_products(limit: int = 10) -> list[tuple[str, int, Decimal]]:
-    """Best sellers of paid orders: (name, units, revenue)."""
+def top_products(limit: int = 10, since: date | None = None, *, by: str = "units") -> list[tuple[str, int, Decimal]]:
+    """Best sellers of paid orders (paid since a day, when given): (name, units, revenue), by units or revenue."""
+    ranking = func.sum(OrderItem.line_total) if by == "revenue" else func.sum(OrderItem.quantity)
     statement = (
         select(OrderItem.name, func.sum(OrderItem.quantity), func.sum(OrderItem.line_total))
         .join(Order).where(*counts_as_revenue())
-        .group_by(OrderItem.name).order_by(func.sum(OrderItem.quantity).desc()).limit(limit)
+        .group_by(OrderItem.name).order_by(ranking.desc(), OrderItem.name).limit(limit)
     )  # fmt: skip
+    if since is not None:
+        statement = statement.where(Order.paid_at >= _midnight(since))
     return [(name, int(units), Decimal(revenue)) for name, units, revenue in db.session.execute(statement)]
 
 

@@ -367,7 +367,19 @@ def _admin_dashboard(_actor, args, _token):
             "orders": figures.orders, "average_order_value": f"{figures.average_order_value:.2f}",
             "by_status": figures.by_status,
             "low_stock": [{"product_id": v.product_id, "name": v.product.name, "size": v.size, "color": v.color,
-                           "sku": v.sku, "stock": v.stock} for v in figures.low_stock]}  # fmt: skip
+                           "sku": v.sku, "stock": v.stock} for v in figures.low_stock],
+            "top_products": _top_products(figures.start)}  # fmt: skip
+
+
+def _top_products(since) -> list[dict]:
+    """The period's best sellers: the ten first by units and the ten first by revenue (a reply ranks either way)."""
+    from ..services import dashboard
+
+    found = {}
+    for by in ("units", "revenue"):
+        for name, units, revenue in dashboard.top_products(10, since, by=by):
+            found[name] = {"name": name, "units": units, "revenue": f"{revenue:.2f}"}
+    return sorted(found.values(), key=lambda p: (-p["units"], -float(p["revenue"]), p["name"]))
 
 
 def _order_status(_actor, args, _token):

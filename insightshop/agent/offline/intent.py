@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ...services.shop_vocabulary import ShopVocabulary
 from ...services.vocabulary import CLOTHING_TYPE_LABELS, COLORS
 from . import entities, lexicon
+from .admin_requests import admin_request
 from .normalise import Normalised, normalise
 from .receipt_requests import my_receipts
 from .rules import CORRECTION as _CORRECTION
@@ -454,6 +455,7 @@ DECIDERS = (
     clear_but_keep,
     negation,
     shipped_with_tracking,
+    admin_request,
     dashboard,
     my_receipts,
     policy_question,
