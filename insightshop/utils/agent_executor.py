@@ -378,8 +378,9 @@ def _top_products(since) -> list[dict]:
     found = {}
     for by in ("units", "revenue"):
         for name, units, revenue in dashboard.top_products(10, since, by=by):
-            found[name] = {"name": name, "units": units, "revenue": f"{revenue:.2f}"}
-    return sorted(found.values(), key=lambda p: (-p["units"], -float(p["revenue"]), p["name"]))
+            found[name] = (name, units, revenue)
+    ranked = sorted(found.values(), key=lambda row: (-row[1], -row[2], row[0]))
+    return [{"name": name, "units": units, "revenue": f"{revenue:.2f}"} for name, units, revenue in ranked]
 
 
 def _order_status(_actor, args, _token):
