@@ -167,3 +167,88 @@ def test_stock_added_is_not_guessed_into_a_total(message):
 def test_whats_selling_well_is_the_best_sellers():
     [call] = admin("what's selling well?").calls
     assert call.name == "admin_dashboard" and isinstance(call.then, TopProducts)
+
+
+# False positives: a shopper's (or an admin's own shopping) words the admin rules must leave alone -----------------
+
+
+def shopper(message: str, context: dict | None = None):
+    return interpret(message, context, is_admin=False, vocabulary=V)
+
+
+def admin_calls(result) -> list[str]:
+    return [c.name for c in result.calls if c.name.startswith("admin_")]
+
+
+@pytest.mark.parametrize("message", [
+    "change the quantity of the leather biker jacket to 2", "set the quantity of the straight leg jeans to 2",
+    "put 2 units of the leather biker jacket size M in my bag", "set the qty of the black hoodie in my cart to 3",
+])  # fmt: skip
+def test_a_quantity_or_the_cart_is_no_stock_change(message):
+    result = admin(message)
+    assert not admin_calls(result) and (result.context.get("pending") or {}).get("tool") != "admin_product_update"
+    assert "units (" not in (result.follow_up or "") and "Which colour" not in (result.follow_up or "")
+
+
+def test_the_stock_words_still_make_a_stock_change():
+    assert planned(admin("set the stock of the men's white oxford shirt size M to 2")) == [
+        ("admin_product_update", {"product_id": 1, "stock_quantity": 2, "size": "M", "color": "white"})
+    ]
+
+
+@pytest.mark.parametrize("message, call", [
+    ("add the black hoodie in L to my cart", "cart_add_item"), ("show me red dresses in S", "search_products"),
+    ("find me a red dress", "search_products"),
+])  # fmt: skip
+def test_an_open_which_colour_question_does_not_swallow_a_new_request(message, call):
+    asked = admin("restock the leather biker jacket size M with 20 units")
+    assert asked.follow_up.startswith("Which colour") and asked.context["pending"]["tool"] == "admin_product_update"
+    result = admin(message, asked.context)
+    assert not admin_calls(result) and [c.name for c in result.calls] == [call]
+    assert (result.context.get("pending") or {}).get("tool") != "admin_product_update"
+
+
+@pytest.mark.parametrize("answer", ["black", "the black one", "black please"])
+def test_a_short_answer_still_completes_the_open_question(answer):
+    asked = admin("restock the leather biker jacket size M with 20 units")
+    assert planned(admin(answer, asked.context)) == [
+        ("admin_product_update", {"product_id": 34, "stock_quantity": 20, "size": "M", "color": "black"})
+    ]
+
+
+@pytest.mark.parametrize("message", [
+    "can I track my order from my dashboard", "how do I see my orders on the dashboard?", "where is my account dashboard",
+    "what's the total sales price of the hoodie", "does the sale price include tax or is it the total sales amount",
+    "open the dashboard",
+])  # fmt: skip
+def test_a_shoppers_own_dashboard_or_a_price_is_not_the_shops_figures(message):
+    assert not admin_calls(shopper(message))
+
+
+@pytest.mark.parametrize("message", ["show me the admin dashboard", "show me the shop's dashboard",
+                                     "what's the average order value?", "total sales this month"])  # fmt: skip
+def test_the_shops_dashboard_or_figures_are_still_the_admin_tool(message):
+    assert admin_calls(shopper(message)) == ["admin_dashboard"]
+
+
+@pytest.mark.parametrize("message", ["add 2 black hoodies in M for our staff", "give me 3 grey tees for the staff team",
+                                     "what did I order yesterday", "what orders did I place yesterday"])  # fmt: skip
+def test_staff_gifts_and_my_own_orders_are_no_accounts_or_figures_answer(message):
+    reply = admin(message).reply or ""
+    assert "customer accounts" not in reply and "past day's figures" not in reply
+
+
+@pytest.mark.parametrize("message", ["make bob an admin", "give user jane@example.com staff access",
+                                     "add the customer bob@x.com as staff", "how much did we make yesterday",
+                                     "orders yesterday?"])  # fmt: skip
+def test_account_rights_and_one_days_figures_are_still_answered_plainly(message):
+    result = admin(message)
+    assert not result.calls and "Admin →" in result.reply
+
+
+def test_the_ranking_step_compares_revenue_as_decimals():
+    result = {"period": "all", "revenue": "1000.20", "orders": 2, "top_products": [
+        {"name": "A", "units": 1, "revenue": "0.30"}, {"name": "B", "units": 1, "revenue": "0.3"},
+        {"name": "C", "units": 1, "revenue": "999.90"}]}  # fmt: skip
+    _, reply = TopProducts(3, "revenue")(result)
+    assert reply.index("1. C") < reply.index("2. A") < reply.index("3. B")

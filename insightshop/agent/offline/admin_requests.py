@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from . import entities
 from .rules import Interpretation, Msg, PlannedCall
@@ -52,9 +53,21 @@ CARTS = re.compile(
     r"\b(?:customers?'?|users?'?|shoppers?'?|people'?s?|their|active|abandoned|open|live|current)\s+(?:carts?|baskets?)\b|"
     r"\b(?:all|list|show|see|view|which|any|how\s+many)\b.*\b(?:carts|baskets)\b|\b(?:carts|baskets)\s+(?:that|which|are|still)\b"
 )
+# Admin or staff rights only with a word of accounts near ("add 2 black hoodies for our staff" is an order).
+STAFF = r"(?:admin|administrator|superadmin|staff)"
+ACCOUNT = r"(?:users?|customers?|accounts?|roles?|rights)"
 USERS = re.compile(
-    r"\b(?:make|promote|grant|give|set|add|upgrade)\b.*\b(?:an?\s+)?(?:admin|administrator|superadmin|staff)\b|"
-    r"\b(?:admin|superadmin)\s+(?:rights|access|role|permissions?|privileges?)\b|\b(?:demote|revoke)\b|"
+    r"\b(?:make|promote|grant|give|set|add|upgrade)\b.*(?:\b"
+    + ACCOUNT
+    + r"\b.{0,40}\b"
+    + STAFF
+    + r"\b|\b"
+    + STAFF
+    + r"\b.{0,40}\b"
+    + ACCOUNT
+    + r"\b)|"
+    r"\b(?:make|promote|upgrade)\s+(?:\S+\s+){1,3}?(?:an?|to|as)\s+(?:admin|administrator|superadmin)\b|"
+    r"\b(?:admin|superadmin|staff)\s+(?:rights|access|role|permissions?|privileges?)\b|\b(?:demote|revoke)\b|"
     r"\b(?:ban|block|unblock|suspend|deactivate|delete)\s+(?:the\s+)?(?:user|customer|account)\b|"
     r"\b(?:list|show|see|view|all|how\s+many)\b.*\b(?:users|customers|accounts|sign\s*ups|signups|registrations)\b|"
     r"\breset\b.*\bpassword\b"
@@ -69,7 +82,13 @@ TOP_CUSTOMERS = re.compile(
     r"\bwho\s+(?:bought|spent|ordered|buys|spends|orders)\s+(?:the\s+)?most\b|\bcustomers?\s+(?:who|that)\s+spent\s+the\s+most\b"
 )
 FIGURES = re.compile(
-    r"\b(?:sales|revenue|orders|sold|sell|takings|turnover|earn\w*|made|business|figures|numbers|do|did)\b"
+    r"\b(?:sales|revenue|orders|sold|sell|takings|turnover|earn\w*|business|figures|numbers)\b|"
+    r"\bhow\s+much\s+(?:did|have|has)\s+(?:we|the\s+shop|the\s+store|insightshop)\s+(?:make|made)\b"
+)
+# The shopper's own orders ("what did I order yesterday", "my orders from monday") are no shop figures.
+OWN_ORDERS = re.compile(
+    r"\bmy\s+(?:\w+\s+)?(?:orders?|purchases?|parcels?|packages?)\b|"
+    r"\b(?:i|me)\s+(?:\w+\s+)?(?:order|ordered|bought|buy|purchased|place|placed|paid)\b"
 )
 
 
@@ -92,7 +111,7 @@ def cannot_do(request) -> Interpretation | None:
         return _reply(request, "I can't rank customers from the chat — no assistant tool adds up what each customer "
                                "spent. I can list one customer's orders (\"orders of jane@example.com\"); every order "
                                "is in Admin → Orders.")  # fmt: skip
-    if ONE_DAY.search(plain) and FIGURES.search(plain):
+    if ONE_DAY.search(plain) and FIGURES.search(plain) and not OWN_ORDERS.search(plain):
         return _reply(request, "I can't give one past day's figures or compare two periods: the assistant's figures "
                                "cover today, the last 7 or 30 days, the last 12 months or all time. Revenue day by "
                                "day is charted in Admin → Dashboard. Ask \"today's sales\" or \"sales this week\" "
@@ -159,7 +178,7 @@ class TopProducts:
         if not top:
             return [], f"No paid orders {period}, so there are no best sellers yet."
         if self.by == "revenue":
-            top.sort(key=lambda p: (-float(p["revenue"]), -p["units"], p["name"]))
+            top.sort(key=lambda p: (-_money(p.get("revenue")), -p["units"], p["name"]))
         shown = top[: self.limit]
         listed = "; ".join(f"{i}. {p['name']} — {p['units']} sold, ${p['revenue']}" for i, p in enumerate(shown, 1))
         ranked = "by revenue" if self.by == "revenue" else "by units sold"
@@ -168,6 +187,13 @@ class TopProducts:
 
     def label(self) -> dict:
         return {"top_products": self.limit, "by": self.by}
+
+
+def _money(value) -> Decimal:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return Decimal(0)
 
 
 def best_sellers(request) -> Interpretation | None:
@@ -285,11 +311,12 @@ def stock_of_kind(request) -> Interpretation | None:
 
 STOCK_CHANGE = re.compile(
     r"\b(?:re-?sto?c?k\w*|replenish\w*|top\s+up)\b|\badd\s+\d+\s+(?:more\s+|extra\s+)?(?:units?|pcs|pieces)\b|"
-    r"\b(?:set|change|update|adjust|make|put|bump|raise|lower|reduce|increase|correct)\b.*\b(?:sto?c?k|inventory|qty|"
-    r"quantity|units?|pcs|pieces)\b|\b(?:sto?c?k|inventory)\b.*\b(?:to|at|=)\s*\d|"
+    r"\b(?:set|change|update|adjust|make|put|bump|raise|lower|reduce|increase|correct)\b.*\b(?:sto?c?k|inventory|"
+    r"units?|pcs|pieces)\b|\b(?:sto?c?k|inventory)\b.*\b(?:to|at|=)\s*\d|"
     r"\b(?:mark|set|make)\b.*\b(?:out\s+of\s+sto?c?k|sold\s+out)\b|"
     r"\b(?:we\s+)?(?:got|received)\s+\d+\s+(?:more|new|extra)\b"
 )
+CART_WORDS = re.compile(r"\b(?:bag|basket|cart|trolley|check\s*out)s?\b")
 ADDING = re.compile(
     r"\b(?:more|another|extra|additional|increase\s+by|raise\s+by|add\s+\d+|by\s+\d+\s+units?|(?:got|received)\s+\d+)\b"
 )
@@ -363,7 +390,7 @@ def product_change(request) -> Interpretation | None:
     for that one variant (its stock) or the product (its price), after Approve."""
     plain = request.plain
     msg = Msg(request.norm.text)
-    if re.search(r"\b(?:cart|basket)\b", plain) or msg.order_id is not None:
+    if CART_WORDS.search(plain) or msg.order_id is not None:
         return None
     if STOCK_CHANGE.search(plain) and not re.match(r"\W*(?:which|what|how|are|is|any)\b", plain):
         return _stock_change(request, msg)
@@ -433,10 +460,40 @@ def _choose(request, msg: Msg, products: list, name: str | None, arguments: dict
     return _propose(request, fitting[0], arguments)
 
 
-def pending_choice(request) -> Interpretation | None:
-    """The answer to "which one?" / "which size?" after a stock or price change by name."""
+# An answer to "which one?" is a few words: "black", "size M", "#70", "the kids one" — never a new request.
+ANSWER_WORDS = 5
+NOT_AN_ANSWER = re.compile(
+    r"\b(?:add|show|find|search|look|remove|delete|put|order|buy|purchase|get|want|need|cancel|ship|track|return|"
+    r"list|see|view|clear|empty|pay|compare|recommend|browse|give|send)\w*\b|\b(?:bag|basket|cart|trolley|check\s*out)s?\b"
+)
+
+
+def _answers(request, msg: Msg, choices: list) -> bool:
+    """The message is a short reply to the pending question, no request of its own."""
+    plain = request.plain
+    if len(re.findall(r"[#\w'$.]+", plain)) > ANSWER_WORDS or NOT_AN_ANSWER.search(plain):
+        return False
+    kinds = {p.clothing_type for p in request.vocabulary.products if p.id in choices}
+    return not (set(msg.types) - kinds)  # "red dresses" after a jacket's question is another garment
+
+
+def _open_question(request) -> dict | None:
+    """The pending "which one?" of a stock or price change, when this message answers it; a message that does not
+    drops the question (it is then read as it stands)."""
     pending = request.pending
     if not pending or pending.get("tool") != "admin_product_update" or not pending.get("choices"):
+        return None
+    if not _answers(request, Msg(request.norm.text), pending["choices"]):
+        request.context.pop("pending", None)
+        return None
+    return pending
+
+
+def pending_choice(request) -> Interpretation | None:
+    """The answer to "which one?" / "which size?" after a stock or price change by name; any other message drops
+    the question and is read as it stands."""
+    pending = _open_question(request)
+    if pending is None:
         return None
     msg = Msg(request.norm.text)
     arguments = dict(pending.get("args") or {})
@@ -468,11 +525,15 @@ def pending_choice(request) -> Interpretation | None:
 # A shopper asking for the shop's figures: planned as the admin tool, so the guard refuses it ----------------------
 
 SHOP_FIGURES = re.compile(
-    r"\b(?:dashboard|revenue|turnover|kpis?|sales\s+(?:figures|numbers|stats|report|totals?)|total\s+sales|"
+    r"\b(?:(?:sales|admin|shop'?s|store'?s|insightshop'?s)\s+dashboard|revenue|turnover|kpis?|"
+    r"sales\s+(?:figures|numbers|stats|report|totals?)|total\s+sales|"
     r"average\s+order\s+value|how\s+much\s+(?:did|does|has)\s+(?:the\s+shop|the\s+store|insightshop|you)\s+"
     r"(?:make|made|earn|sell|sold))\b"
 )
 
+
+# A shopper's own things or a product's price: "track my order from my dashboard", "the total sales price".
+SHOPPERS_OWN = re.compile(r"\b(?:my|price|prices|priced|tax|taxes|track\w*)\b|\border(?:s|ed)?\b(?!\s+value)")
 
 SHOPPER_RESTOCK = re.compile(
     r"\b(?:re-?stock|replenish)\b|\b(?:set|change|update|adjust)\b.*\b(?:stock\s+(?:level|count|quantity)|stock|"
@@ -483,7 +544,7 @@ SHOPPER_RESTOCK = re.compile(
 def shopper_asks_figures(request) -> Interpretation | None:
     """A shopper's "show me the sales dashboard" or "restock the white oxford shirt": the admin tool, refused."""
     plain = request.plain
-    if SHOP_FIGURES.search(plain):
+    if SHOP_FIGURES.search(plain) and not SHOPPERS_OWN.search(plain):
         return _call(request, "admin_dashboard", {"period": _period(plain) or "week"})
     if not SHOPPER_RESTOCK.search(plain) or re.match(r"\W*(?:when|will|do|does|are|is|can|could)\b", plain):
         return None  # "when will you restock the red dress?" is a question for the shop
