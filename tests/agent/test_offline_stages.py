@@ -710,3 +710,41 @@ def test_more_relatives_name_their_department(message, department):
 def test_shop_question_typo_targets_do_not_rewrite_other_words(text):
     assert normalise(text, V).text == text
     assert normalise("retrun policy", V).text == "return policy"
+
+
+# Guards found by review: words of the new removal and order rules inside ordinary requests.
+
+
+@pytest.mark.parametrize("message", ["I want a sweater that's not scratchy", "do you have a sweater that isn't scratchy?",
+                                     "a wool jumper that does not scratch", "I don't want to pay more than 60 for jeans",
+                                     "i dont want to pay over $50 for a dress"])  # fmt: skip
+def test_fabric_wishes_and_budgets_with_a_negation_are_searches(message):
+    calls = interpret(message, {}, vocabulary=V).calls
+    assert [c.name for c in calls] == ["search_products"]
+
+
+def test_a_budget_said_as_not_paying_more_is_a_price_ceiling():
+    [call] = interpret("I don't want to pay more than 60 for jeans", {}, vocabulary=V).calls
+    assert (call.arguments["clothing_type"], call.arguments["max_price"]) == ("jeans", 60)
+
+
+@pytest.mark.parametrize("message", ["add another black hoodie size M, I won't need a gift box",
+                                     "add the navy zip-through hoodie in L. won't need a receipt",
+                                     "add the black hoodie in M, I won't need the box"])  # fmt: skip
+def test_not_needing_an_extra_beside_an_add_is_an_add(message):
+    assert [c.name for c in interpret(message, {}, vocabulary=V).calls] == ["cart_add_item"]
+
+
+def test_not_needing_anything_else_removes_nothing():
+    assert interpret("I won't need anything else, thanks", {}, vocabulary=V).calls == []
+
+
+@pytest.mark.parametrize("message", ["2 hoodies in stock", "two dresses for a wedding", "5 shirts for work"])
+def test_a_count_with_a_purpose_or_stock_word_is_a_search(message):
+    assert [c.name for c in interpret(message, {}, vocabulary=V).calls] == ["search_products"]
+
+
+def test_asking_about_two_of_the_list_adds_nothing():
+    context = {"last_action": "search_products", "last_search": {"clothing_type": "hoodie"}}
+    calls = interpret("the black one and the navy one?", context, vocabulary=V).calls
+    assert "cart_add_item" not in [c.name for c in calls]

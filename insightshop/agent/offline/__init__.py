@@ -398,6 +398,8 @@ DEPARTMENT_WORDS = {"men": "mens", "women": "womens", "kids": "kids"}
 
 
 def _ones_of_the_kind(text: str, request: intent.Request) -> str:
+    if "?" in text:  # "the black one and the navy one?" asks about them; it orders nothing
+        return text
     context = request.context
     last = context.get("last_search") if context.get("last_action") == "search_products" else None
     if not isinstance(last, dict) or not last.get("clothing_type"):
@@ -448,7 +450,10 @@ COUNTED_ORDER = re.compile(
 )
 NOT_AN_ORDER = re.compile(
     r"(?i)\?|\b(?:under|below|over|above|less|more|cheap\w*|pric\w*|expensive|best|top|rated|stars?|show|find|search|"
-    r"any|what|which|how|do\s+you|have\s+you|compare|vs|reviews?|sale|deals?|between|from|than|like|similar)\b|\$|\d\s*(?:dollars|bucks)"
+    r"any|what|which|how|do\s+you|have\s+you|compare|vs|reviews?|sale|deals?|between|from|than|like|similar|"
+    r"in\s+stock|available|for\s+(?:a|an|the)\s+(?!\d|one\b|\w+\s+(?:year|yr)s?\b)\w+|"
+    r"for\s+(?:work|school|office|gym|running|hiking|travel\w*|holiday\w*|vacation|summer|winter|spring|autumn|fall))\b|"
+    r"\$|\d\s*(?:dollars|bucks)"
 )
 
 

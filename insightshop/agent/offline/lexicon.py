@@ -95,9 +95,13 @@ KIDS_PHRASES = (
 
 # Intent: negation and hypotheticals ---------------------------------------------------------------------------
 
+# "pay more than 60" is a budget, not the act of paying; "scratch"/"scrap"/"nix" are verbs only before what they
+# drop ("a sweater that's not scratchy" is a wish about the fabric).
 ACTION_VERBS = (
     r"(?:add|put|throw|buy|purchase|order|remove|delete|drop|take|get\s+rid|clear|empty|wipe|reset|check\s*out|"
-    r"checkout|pay|place|cancel|ship|mark|log\s*out|sign\s*out|swap|change|replace|ditch|scrap|scratch|nix|toss|dump|review|rate|post)"
+    r"checkout|pay(?!\s+(?:more|over|above|under|less|than|up\s+to|at\s+most|max\w*|[$£€]|\d))|place|cancel|ship|"
+    r"mark|log\s*out|sign\s*out|swap|change|replace|ditch|(?:scrap|scratch|nix)(?=\s+(?:that|it|them|the|my|those|these)\b)|"
+    r"toss|dump|review|rate|post)"
 )
 # A negator right before an action verb: that action is not wanted ("please don't clear my basket yet").
 NEGATED_ACTION = (

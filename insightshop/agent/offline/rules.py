@@ -422,12 +422,18 @@ STATUS_QUESTION = _rx(
     r"\b(?:status|where|when|track|arriv\w*|ship\w*|deliver\w*|happen\w*|update|check|eta|progress|"
     r"coming|come|late|is|has|what|any\s+news|look\s+up|lookup)\b"
 )
-REMOVE = _rx(
+_REMOVE_WORDS = (
     r"\b(?:remove|delete|changed\s+my\s+mind\s+(?:about|on)|take\b.{0,40}?\b(?:out|off)|drop|get\s+rid\s+of|ditch|"
-    r"discard|(?:scrap|scratch|nix)\s+(?=the\b|my\b|those\b|these\b)|(?:will\s+not|won'?t)\s+(?:be\s+)?need(?:ing)?(?!\s+to\b)|"
+    r"discard|(?:scrap|scratch|nix)\s+(?=the\b|my\b|those\b|these\b)|"
     r"(?:throw|toss)\b.{0,40}?\b(?:out|away)|(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)(?!\s+to\s+(?:spend|pay|go))|minus|"
     r"cancel\s+the)\b"
 )
+# "i won't need the jacket after all" takes a line out; "I won't need a gift box" or "… anything else" does not, and
+# next to an add ("add the hoodie, I won't need the receipt") it is never the request.
+_WONT_NEED = r"\b(?:will\s+not|won'?t)\s+(?:be\s+)?need(?:ing)?\s+(?:the|my|those|these|that|it|them)\b"
+REMOVE_WORDS = _rx(_REMOVE_WORDS)
+WONT_NEED = _rx(_WONT_NEED)
+REMOVE = _rx(_REMOVE_WORDS + "|" + _WONT_NEED)
 ADD = _rx(
     r"^(?:please\s+)?order\b|\b(?:add|put|throw|toss|stick|pop|place|include|buy|purchase|grab|"
     r"i'?ll\s+(?:take|have|get)|i\s+will\s+(?:take|have)|(?:like|want|wanna|going|need)\s+to\s+"
@@ -1514,6 +1520,8 @@ def h_swap(turn: Turn) -> Interpretation | None:
 def h_cart_remove(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     if not msg.has(REMOVE) or (msg.has(ORDER_TALK) and not msg.has(CART_RX) and not msg.types):
+        return None
+    if msg.has(ADD) and not msg.has(REMOVE_WORDS):  # "add the hoodie, I won't need the receipt": an add
         return None
     found = [i for i in items(msg) if i.identified]
     loose = items(msg)[0]

@@ -212,7 +212,7 @@ def _by_name_word(request: Request, shown: list[dict]) -> dict | None:
     if not words:
         return None
     names = entities.distinctive_words(request.vocabulary)
-    fitting = [p for p in shown if words & names.get(str(p.get("name") or "").lower(), frozenset())]
+    fitting = [p for p in shown if words & names.get(fold(str(p.get("name") or "").lower()), frozenset())]
     colors = [c for c in (normalise_color(w) for w in re.findall(r"[a-z]+", request.plain)) if c]
     if colors and len(fitting) > 1:  # "the merino ones in grey": of those, the ones made in grey
         fitting = [p for p in fitting if colors[0] in (p.get("colors") or [])] or fitting
