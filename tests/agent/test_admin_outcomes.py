@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from insightshop.agent import chat
 from insightshop.extensions import db
 from insightshop.models.catalog import Product
 from insightshop.models.orders import Order
 from insightshop.services.actors import Actor
 from insightshop.services.shop_vocabulary import invalidate
 from tests.admin_helpers import make_admin
+from tests.agent.test_outcomes import approve, say
 
 
 @pytest.fixture
@@ -28,19 +28,6 @@ def shopper(demo_catalog):
 
     invalidate()
     return Actor(user=make_user("shopper@example.com"))
-
-
-def say(actor: Actor, *messages: str, conversation: str | None = None) -> dict:
-    turn = None
-    for message in messages:
-        turn = chat.chat_turn(actor, message, conversation)
-        conversation = turn["conversation_id"]
-    return turn
-
-
-def approve(actor: Actor, turn: dict) -> dict:
-    pending = next(c for c in turn["tool_calls"] if c["outcome"] == "needs_confirmation")
-    return chat.confirm(actor, turn["conversation_id"], pending["confirmation_id"], True)
 
 
 def stock(product_id: int) -> dict[tuple[str, str], int]:
