@@ -1,4 +1,6 @@
-"""Readiness: can this app server do its work right now? The database answers, and Redis when it is configured.
+"""Readiness: can this app server do its work right now? The database must answer; Redis, when configured, is
+reported but does not decide: the shop keeps serving without it (limits and the page cache fall back, receipts wait),
+so a load balancer probing /readyz must not pull every server during a Redis outage. It says "degraded" instead.
 
 Each check runs on a small thread pool with a deadline, so a database host that drops packets makes the probe
 answer "timeout" in about a second instead of hanging until the driver or the OS gives up. The pool is bounded:
@@ -26,8 +28,20 @@ def check_readiness(engine: sa.Engine, redis_url: str | None) -> dict[str, str]:
     }
 
 
+REQUIRED_CHECKS = ("database",)
+
+
 def is_ready(checks: dict[str, str]) -> bool:
-    return all(verdict in ("ok", "not configured") for verdict in checks.values())
+    """Ready to take traffic: every required check passed (the optional ones only degrade the service)."""
+    return all(checks.get(name) == "ok" for name in REQUIRED_CHECKS)
+
+
+def status_of(checks: dict[str, str]) -> str:
+    """ "ready", "degraded" (serving, with an optional dependency down) or "unavailable"."""
+    if not is_ready(checks):
+        return "unavailable"
+    healthy = all(verdict in ("ok", "not configured") for verdict in checks.values())
+    return "ready" if healthy else "degraded"
 
 
 def _within_deadline(name: str, check) -> str:

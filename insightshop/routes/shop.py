@@ -105,11 +105,11 @@ def health():
 @limiter.exempt
 def ready():
     checks = readiness.check_readiness(db.engine, current_app.config.get("REDIS_URL"))
-    if readiness.is_ready(checks):
-        return _not_cached(jsonify(status="ready", checks=checks))
-    response = _not_cached(jsonify(status="unavailable", checks=checks))
-    response.status_code = 503
-    response.headers["Retry-After"] = "5"
+    status = readiness.status_of(checks)
+    response = _not_cached(jsonify(status=status, checks=checks))
+    if status == "unavailable":
+        response.status_code = 503
+        response.headers["Retry-After"] = "5"
     return response
 
 

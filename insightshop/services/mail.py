@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import smtplib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -54,10 +55,24 @@ def send_mail(to: str, subject: str, body: str, *, html: str | None = None,
                 smtp.login(config["MAIL_USERNAME"], config["MAIL_PASSWORD"])
             smtp.send_message(message)
         return
-    folder = outbox_folder()
-    folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-    (folder / f"{stamp}.eml").write_bytes(bytes(message))
+    _write_private(private_outbox() / f"{stamp}.eml", bytes(message))
+
+
+def private_outbox() -> Path:
+    """The outbox folder, readable by the shop's own user only: its messages hold reset links and order PDFs."""
+    folder = outbox_folder()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if folder.stat().st_mode & 0o077:
+        folder.chmod(0o700)  # made by an earlier release (or a umask) with wider rights
+    return folder
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    # Created 0600 from the start (never a moment world-readable), whatever the process umask is.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
 
 
 def outbox_folder() -> Path:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, g, request, session
+import hashlib
+import hmac
+
+from flask import Flask, current_app, g, request, session
 from flask_login import current_user, login_user, logout_user
 
 from ..extensions import login_manager
@@ -41,9 +44,23 @@ def ensure_guest() -> Actor:
     """The actor, giving an anonymous browser visitor a guest identity for their cart."""
     actor = current_actor()
     if not actor.has_owner:
-        session[GUEST_KEY] = api_tokens.new_guest_id()
+        session[GUEST_KEY] = _guest_id_of_this_browser()
         g.actor = Actor(guest_id=session[GUEST_KEY])
     return g.actor
+
+
+def _guest_id_of_this_browser() -> str:
+    """The same guest id for every request that carries this browser's session, however many arrive at once.
+
+    A new browser's first adds race: each carries the session cookie the product page gave it (its CSRF secret, no
+    guest id yet), and a random id per request would split them over several carts, the browser keeping one. The id
+    is derived from that session's CSRF secret with the app's key, so it cannot be guessed from outside; login and
+    logout clear the session, and with it the secret, so an id never outlives the session it was made for."""
+    secret = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    if not isinstance(secret, str) or not secret:
+        return api_tokens.new_guest_id()
+    key = current_app.secret_key if isinstance(current_app.secret_key, bytes) else str(current_app.secret_key).encode()
+    return hmac.new(key, b"insightshop guest id\0" + secret.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def log_in(user: User, *, remember: bool = False) -> None:

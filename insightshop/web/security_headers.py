@@ -6,6 +6,7 @@ from flask import Flask, Response, current_app, request, session
 from werkzeug.exceptions import SecurityError
 
 from ..services.errors import ErrorCode
+from .anonymous_session import holds_nothing_personal
 
 # htmx runs from our own static file and needs no inline script or style, so nothing inline is allowed.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -42,6 +43,10 @@ STRIPE_CONTENT_SECURITY_POLICY = "; ".join(
 
 
 CREDENTIAL_PATHS = ("/api/auth/", "/api/tools/auth_")
+# Pages that are someone's own whoever asks (an order opened from a mailed link carries no login): never stored,
+# whatever the view set (send_file marks files cacheable).
+PERSONAL_BLUEPRINTS = frozenset({"auth", "orders", "receipts", "admin", "admin_api", "cart", "wishlist", "assistant"})
+PRIVATE = "no-store, private"
 
 
 def init_app(app: Flask) -> None:
@@ -60,15 +65,22 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
         response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-        if response.is_json and _authenticated():
-            # Someone's own data (orders, tokens, profile) must not sit in a shared or browser cache.
-            response.headers["Cache-Control"] = "no-store"
+        if request.blueprint in PERSONAL_BLUEPRINTS or (response.is_json and _authenticated()):
+            # Someone's own data (orders, receipts, tokens, profile, admin) must not sit in a shared or browser cache.
+            response.headers["Cache-Control"] = PRIVATE
+        elif "Cache-Control" not in response.headers and _personal_request():
+            # Any other page seen by a signed-in shopper or a guest with a cart carries their name, badge or tray.
+            response.headers["Cache-Control"] = PRIVATE
         if app.config["APP_ENV"] == "production":
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         if app.config.get("INSTANCE_NAME"):
             # Behind a load balancer: which app server answered (operators, and the several-servers test).
             response.headers["X-Served-By"] = app.config["INSTANCE_NAME"]
         return response
+
+
+def _personal_request() -> bool:
+    return _authenticated() or not holds_nothing_personal(session)
 
 
 def _authenticated() -> bool:

@@ -41,13 +41,26 @@ def test_readyz_is_503_with_retry_after_when_the_database_is_down(app, client, m
 # /healthz during a database outage: tests/robustness/test_database_unavailable.py and tests/live/test_faults.py.
 
 
-def test_readyz_reports_an_unreachable_redis(app, client):
+def test_readyz_stays_ready_but_degraded_when_only_redis_is_down(app, client):
+    # Issue 26 item 17: the shop serves without Redis, so a load balancer must not pull every server for it.
     app.config["REDIS_URL"] = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
 
     response = client.get("/readyz")
 
+    assert response.status_code == 200
+    assert "Retry-After" not in response.headers
+    assert response.get_json() == {"status": "degraded", "checks": {"database": "ok", "redis": "unavailable"}}
+
+
+def test_readyz_is_503_when_the_database_and_redis_are_both_down(app, client, monkeypatch):
+    app.config["REDIS_URL"] = "redis://127.0.0.1:9/0"
+    broken = sa.create_engine("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1")
+    monkeypatch.setattr(type(db), "engine", property(lambda _self: broken))
+
+    response = client.get("/readyz")
+
     assert response.status_code == 503
-    assert response.get_json()["checks"] == {"database": "ok", "redis": "unavailable"}
+    assert response.get_json()["status"] == "unavailable"
 
 
 @pytest.fixture

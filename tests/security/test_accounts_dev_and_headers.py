@@ -87,10 +87,10 @@ def test_authenticated_json_is_never_cached(app, client):
     refused = client.get("/api/auth/me", headers={"Authorization": "Bearer not-a-token"})
     anonymous = app.test_client().get("/api/products")
 
-    assert with_token.status_code == 200 and with_token.headers["Cache-Control"] == "no-store"
-    assert with_session.status_code == 200 and with_session.headers["Cache-Control"] == "no-store"
-    assert guest.headers["Cache-Control"] == "no-store"
-    assert refused.headers["Cache-Control"] == "no-store"
+    assert with_token.status_code == 200 and with_token.headers["Cache-Control"].startswith("no-store")
+    assert with_session.status_code == 200 and with_session.headers["Cache-Control"].startswith("no-store")
+    assert guest.headers["Cache-Control"].startswith("no-store")
+    assert refused.headers["Cache-Control"].startswith("no-store")
     assert "no-store" not in anonymous.headers.get("Cache-Control", "")
 
 
@@ -99,7 +99,7 @@ def test_a_login_answer_carrying_a_token_is_not_cached(client):
     response = client.post("/api/auth/login", json={"email": "sam@example.com", "password": "correct horse battery"})
 
     assert response.status_code == 200
-    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Cache-Control"].startswith("no-store")
 
 
 def _mcp_post(base: str, token: str) -> httpx2.Response:

@@ -3,7 +3,10 @@ payments for cancelled or wrongly priced orders, and concurrent webhook deliveri
 
 from __future__ import annotations
 
+import os
+import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +298,31 @@ def test_concurrent_deliveries_of_an_event_for_no_known_order_never_500(app, str
     assert responses == [200] * 10
     db.session.expire_all()
     assert db.session.query(PaymentLog).filter_by(event_id="evt_orphan").one().status == "needs_review"
+
+
+# Issue 26 item 6: deploy/serve (which every app server runs) fills in test payments only for a shop on loopback.
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def _serve(tmp_path, **env):
+    fake_gunicorn = tmp_path / "gunicorn"
+    fake_gunicorn.write_text('#!/bin/sh\necho "payments:${ALLOW_OFFLINE_PAYMENTS:-off}"\n')
+    fake_gunicorn.chmod(0o755)
+    environment = {"PATH": os.environ["PATH"], "SECRET_KEY": "s" * 48, "GUNICORN": str(fake_gunicorn),
+                   "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"), **env}  # fmt: skip
+    return subprocess.run(["bash", "deploy/serve"], cwd=REPOSITORY, env=environment, capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+
+
+@pytest.mark.skipif(not (REPOSITORY / ".venv/bin/python").exists(), reason="deploy/serve runs from make's .venv")
+def test_deploy_serve_never_turns_on_test_payments_for_a_public_address(tmp_path):
+    public = _serve(tmp_path, PUBLIC_BASE_URL="https://shop.example.com")
+    lookalike = _serve(tmp_path, PUBLIC_BASE_URL="http://127.0.0.1.example.com")
+    loopback = _serve(tmp_path, PORT="5999")
+    explicit = _serve(tmp_path, PUBLIC_BASE_URL="https://demo.example.com", ALLOW_OFFLINE_PAYMENTS="1")
+
+    assert public.returncode == 1 and "STRIPE_SECRET_KEY must be set" in public.stderr
+    assert "payments:" not in public.stdout
+    assert lookalike.returncode == 1
+    assert loopback.returncode == 0 and loopback.stdout.strip() == "payments:1"
+    assert explicit.returncode == 0 and explicit.stdout.strip() == "payments:1"  # the operator's own decision
