@@ -55,7 +55,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "DATA_CACHE": env != "testing" and _flag(os.environ.get("DATA_CACHE", "1")),
         "PAGE_CACHE_SECONDS": int(os.environ.get("PAGE_CACHE_SECONDS", "300")),
         "PAGE_CACHE_PREFIX": os.environ.get("PAGE_CACHE_PREFIX", "insightshop:page:"),
-        "PAGE_CACHE_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "512")),
+        "PAGE_CACHE_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "512")),  # per process, in memory
+        # The shared cache's cap (entries, compressed pages of ~8 KB), and where it lives: REDIS_URL unless a Redis
+        # of its own is given (one with maxmemory and allkeys-lru, apart from the limits and the receipt queue).
+        "PAGE_CACHE_REDIS_ENTRIES": int(os.environ.get("PAGE_CACHE_REDIS_ENTRIES", "2000")),
+        "PAGE_CACHE_REDIS_URL": os.environ.get("PAGE_CACHE_REDIS_URL") or None,
         "RATELIMIT_ENABLED": True,
         "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
         "RATELIMIT_HEADERS_ENABLED": True,

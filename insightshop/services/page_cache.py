@@ -21,6 +21,7 @@ import pickle
 import threading
 import time
 import uuid
+import zlib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -38,7 +39,8 @@ log = logging.getLogger(__name__)
 WATCHED_MODELS = (Product, ProductVariant, Sale, Review)
 GENERATION_FILE = "catalog_generation"
 CHANGED_FLAG = "page_cache_catalog_changed"
-FORMAT_VERSION = 1  # of the Redis entries (see RedisBackend)
+FORMAT_VERSION = 2  # of the Redis entries (see RedisBackend): 2 = compressed, indexed for the size cap
+REDIS_ENTRIES = 2000  # the default cap on entries kept in Redis (pages are ~8 KB compressed: ~16 MB)
 # Pages show a variant's exact stock only up to here: "Only 3 left", the quantity picker's options (at most a cart
 # line's limit). Above it a page says "In stock", whatever the count, so every order taking one of fifty shirts
 # need not end every cached page (web/display.py shows no count above it).
@@ -117,17 +119,39 @@ class MemoryBackend:
             self._entries.clear()
 
 
-class RedisBackend:
-    """Entries and the generation in Redis: one MGET reads both, so a lookup is a single round trip."""
+# Store one entry and keep at most ARGV[5] of them: an index (sorted by expiry) names every stored entry; entries
+# past their expiry leave it, and when it is still over the cap the ones expiring soonest are deleted. One script, so
+# that concurrent stores from every app server never push the count past the cap.
+STORE_BOUNDED = """
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+redis.call('ZADD', KEYS[1], ARGV[3], KEYS[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[5])
+if over > 0 then
+  local oldest = redis.call('ZPOPMIN', KEYS[1], over)
+  for i = 1, #oldest, 2 do redis.call('DEL', oldest[i]) end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+"""
 
-    def __init__(self, url: str, prefix: str, signing_key: bytes):
+
+class RedisBackend:
+    """Entries and the generation in Redis: one MGET reads both, so a lookup is a single round trip.
+
+    The Redis that holds the cache also holds the rate limits and the receipt queue: however many distinct URLs
+    anyone asks for, the cache keeps at most `max_entries`, compressed (see STORE_BOUNDED)."""
+
+    def __init__(self, url: str, prefix: str, signing_key: bytes, *, max_entries: int = REDIS_ENTRIES):
         import redis
 
         self.client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
         # Apart from entries another release left behind (unsigned, or of another shape): bump the version with
         # any change to what is stored.
         self.entry_prefix = f"{prefix}v{FORMAT_VERSION}:"
+        self.index_key = f"{prefix}v{FORMAT_VERSION}-index"
         self.generation_key = f"{prefix}generation"
+        self.max_entries = max(1, max_entries)
+        self._store = self.client.register_script(STORE_BOUNDED)
         if not signing_key:
             raise ValueError("the Redis page cache needs a signing key (the app's SECRET_KEY)")
         self.signing_key = hashlib.sha256(b"insightshop page cache\0" + signing_key).digest()
@@ -142,15 +166,19 @@ class RedisBackend:
             log.warning("A page cache entry in Redis has no valid signature; ignored (key %s)", key)
             return None, generation
         try:
-            stored_generation, value = pickle.loads(payload)  # signed by this module with the app's secret
+            stored_generation, value = pickle.loads(zlib.decompress(payload))  # signed by this module (app's secret)
         except Exception:  # signed but unreadable here (a class another release had): a miss, never a failure
             log.warning("A page cache entry in Redis could not be read; ignored (key %s)", key, exc_info=True)
             return None, generation
         return (value if stored_generation == generation else None), generation
 
     def set(self, key: str, value: object, ttl: int, generation: bytes) -> None:
-        payload = pickle.dumps((generation, value), protocol=pickle.HIGHEST_PROTOCOL)
-        self.client.set(self.entry_prefix + key, self._signature(key, payload) + payload, ex=max(1, ttl))
+        payload = zlib.compress(pickle.dumps((generation, value), protocol=pickle.HIGHEST_PROTOCOL), 1)
+        ttl = max(1, ttl)
+        now = time.time()
+        self._store(keys=[self.index_key, self.entry_prefix + key],
+                    args=[self._signature(key, payload) + payload, ttl, now + ttl, now, self.max_entries,
+                          max(ttl, 3600)])  # fmt: skip
 
     def _signature(self, key: str, payload: bytes) -> bytes:
         # The key is signed too: a value cannot be moved to another key (one page served for another URL).
@@ -177,10 +205,11 @@ class PageCache:
     """Redis when configured and reachable, else memory; a Redis outage is logged once and never fails a page."""
 
     def __init__(self, instance_path: str, *, redis_url: str | None, prefix: str, max_entries: int,
-                 signing_key: bytes = b"", retry_seconds: float = 5.0):  # fmt: skip
-        """signing_key (the app's secret) is required with redis_url: it signs every value stored there."""
+                 signing_key: bytes = b"", retry_seconds: float = 5.0, redis_entries: int = REDIS_ENTRIES):  # fmt: skip
+        """signing_key (the app's secret) is required with redis_url: it signs every value stored there.
+        max_entries bounds this process's memory cache, redis_entries the shared one."""
         self.memory = MemoryBackend(GenerationFile(instance_path), max_entries)
-        self.redis = RedisBackend(redis_url, prefix, signing_key) if redis_url else None
+        self.redis = RedisBackend(redis_url, prefix, signing_key, max_entries=redis_entries) if redis_url else None
         self.outage = Outage("Redis (page cache)", "pages are cached in this process's memory")
         self.retry_seconds = retry_seconds
         self._next_try = 0.0

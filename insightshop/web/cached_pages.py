@@ -12,6 +12,7 @@ import hashlib
 import logging
 import time
 from typing import NamedTuple
+from urllib.parse import parse_qsl, urlencode
 
 from flask import Flask
 from werkzeug.exceptions import HTTPException
@@ -144,8 +145,10 @@ class CachedPageServer:
 
 
 def page_key(environ) -> str:
-    """The whole URL as the visitor asked for it, and whether htmx wants the fragment or the page."""
+    """The whole URL, its query parameters in one order (?a=1&b=2 and ?b=2&a=1 are one page), and whether htmx
+    wants the fragment or the page."""
     kind = "fragment" if wants_fragment(environ) else "page"
+    query = urlencode(sorted(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)))
     url = "\0".join((environ["wsgi.url_scheme"], get_host(environ), environ.get("SCRIPT_NAME", ""),
-                     environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")))  # fmt: skip
+                     environ.get("PATH_INFO", ""), query))  # fmt: skip
     return f"{kind}:" + hashlib.sha256(url.encode("utf-8", "surrogateescape")).hexdigest()

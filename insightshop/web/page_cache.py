@@ -13,6 +13,7 @@ from datetime import datetime
 from flask import Flask, Response, current_app, g, has_app_context, request, session
 
 from ..models.base import utcnow
+from ..schemas.catalog import BROWSE_PARAMS_SCHEMA
 from ..services import pricing
 from ..services.page_cache import PageCache, install_invalidation
 from .anonymous_session import holds_nothing_personal
@@ -20,14 +21,22 @@ from .cached_pages import LOOKUP, STORABLE, CachedPageServer, Storable
 from .errors import DATABASE_UNAVAILABLE
 
 CACHED_ENDPOINTS = frozenset({"shop.show_home", "shop.show_catalog", "shop.show_product"})
+# The query parameters each cached page reads. A URL with any other (?utm=…, ?junk=1) is rendered but never stored:
+# every distinct junk URL would otherwise be one more stored copy, and its links carry the junk along.
+PAGE_ARGUMENTS = {
+    "shop.show_home": frozenset(),
+    "shop.show_catalog": frozenset(BROWSE_PARAMS_SCHEMA["properties"]),
+    "shop.show_product": frozenset({"color", "size", "view"}),
+}
 
 
 def init_app(app: Flask) -> None:
     app.extensions["page_cache"] = PageCache(
         app.instance_path,
-        redis_url=app.config["REDIS_URL"],
+        redis_url=app.config.get("PAGE_CACHE_REDIS_URL") or app.config["REDIS_URL"],
         prefix=app.config["PAGE_CACHE_PREFIX"],
         max_entries=app.config["PAGE_CACHE_ENTRIES"],
+        redis_entries=app.config["PAGE_CACHE_REDIS_ENTRIES"],
         signing_key=app.secret_key if isinstance(app.secret_key, bytes) else str(app.secret_key or "").encode(),
         retry_seconds=float(app.config.get("REDIS_RETRY_SECONDS", 5.0)),
     )
@@ -58,6 +67,8 @@ def mark_storable(response: Response) -> Response:
         return response
     if response.status_code != 200 or response.direct_passthrough or response.is_streamed or not holds_nothing_personal(session):
         return response  # e.g. the view flashed a message or gave the visitor a guest identity
+    if not set(request.args) <= PAGE_ARGUMENTS[request.endpoint]:
+        return response
     try:
         ttl = _seconds_to_keep(utcnow())
     except DATABASE_UNAVAILABLE:

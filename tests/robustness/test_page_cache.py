@@ -265,7 +265,8 @@ def test_the_redis_backend_shares_pages_and_invalidates(cached, redis_prefix):
 
     stored = list(redis.Redis.from_url(REDIS_URL).scan_iter(f"{redis_prefix}*"))
     assert page.headers["X-Cache"] == "miss" and "$29.00" in page.get_data(as_text=True)
-    assert f"{redis_prefix}generation".encode() in stored and len(stored) == 2
+    assert f"{redis_prefix}generation".encode() in stored and f"{redis_prefix}v2-index".encode() in stored
+    assert len(stored) == 3  # the generation, the index of entries and the one page
 
 
 def test_unreachable_redis_falls_back_to_memory_and_logs_once(cached, caplog, monkeypatch):
@@ -659,3 +660,33 @@ def test_after_an_outage_redis_is_bumped_before_it_is_read_again(tmp_path):
     cache.redis.bump_fails = False
     value = cache.get("page:x")
     assert value is None and not cache.outage.down and cache.redis.calls == ["bump", "get"]
+
+
+# Issue 26 item 8: the shared cache is bounded, whatever URLs anyone asks for.
+def test_the_redis_cache_keeps_at_most_its_cap_of_entries(redis_prefix):
+    backend = RedisBackend(REDIS_URL, redis_prefix, b"the app's secret", max_entries=5)
+    _, generation = backend.get("page:0")
+    for number in range(40):
+        backend.set(f"page:{number}", "<html>" + "x" * 40_000 + "</html>", 300, generation)
+    client = redis.Redis.from_url(REDIS_URL)
+    entries = list(client.scan_iter(f"{backend.entry_prefix}*"))
+
+    assert len(entries) == 5
+    assert client.zcard(backend.index_key) == 5
+    assert sum(client.memory_usage(key) for key in entries) < 5 * 10_000  # stored compressed
+    assert backend.get("page:39")[0].startswith("<html>")  # the newest are kept
+    assert backend.get("page:0")[0] is None
+
+
+def test_urls_with_parameters_a_page_does_not_read_are_never_stored(cached):
+    product = make_product("Oxford Shirt", price="45.00")
+    client = cached.test_client()
+
+    junk = [client.get(f"/catalog?q=shirt&utm_junk={number}").headers["X-Cache"] for number in range(3)]
+    product_junk = [client.get(f"/products/{product.id}?x=1").headers["X-Cache"] for _ in range(2)]
+    known = client.get("/catalog?q=shirt&sort=price_low").headers["X-Cache"]
+    reordered = client.get("/catalog?sort=price_low&q=shirt")
+
+    assert junk == ["miss"] * 3 and product_junk == ["miss"] * 2
+    assert known == "miss" and reordered.headers["X-Cache"] == "hit"
+    assert "Oxford Shirt" in reordered.get_data(as_text=True)
