@@ -18,6 +18,7 @@ from ..extensions import db
 from ..models.orders import Order
 from ..services.mail import Attachment, send_mail
 from ..services.order_events import order_changed
+from ..services.orders import hold_minutes
 from . import receipt_pdf
 
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ def _wording(order: Order, kind: str, facts: dict) -> tuple[str, list[str]]:
                              "days from your order page."]  # fmt: skip
     if kind == "cancelled":
         if (facts.get("note") or "").startswith("Expired"):
-            minutes = current_app.config.get("UNPAID_ORDER_MINUTES")
+            minutes = hold_minutes(order)
             return "Your order was cancelled", [hello, f"Order #{order.id} was not paid within {minutes} minutes, so "
                                                 "we released its items. Your cart still has them if you want to "
                                                 "try again."]  # fmt: skip
