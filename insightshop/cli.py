@@ -100,8 +100,10 @@ def expire_unpaid() -> None:
 
     count = expire()
     config = current_app.config
-    click.echo(f"Expired {count} unpaid orders (hold time {config['ORDER_HOLD_MINUTES']} minutes for guests, "
-               f"{config['UNPAID_ORDER_MINUTES']} for customers).")
+    click.echo(
+        f"Expired {count} unpaid orders (hold time {config['ORDER_HOLD_MINUTES']} minutes for guests, "
+        f"{config['UNPAID_ORDER_MINUTES']} for customers)."
+    )
 
 
 mcp_commands = AppGroup("mcp", help="The MCP server for external agents.")

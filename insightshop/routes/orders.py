@@ -168,18 +168,20 @@ def request_return(order_id: int):
 
 @order_pages.route("/orders/lookup", methods=["GET", "POST"])
 def lookup():
-    form, order, error = LookupForm(), None, None
+    form, order, error, status, retry_after = LookupForm(), None, None, None, None
     if form.validate_on_submit():
         try:
-            order = orders.order_status(form.order_id.data, form.email.data)
-        except NotFound as problem:
-            error = problem.message
+            order = orders.order_status(form.order_id.data, form.email.data, client=client_address())
+        except (NotFound, RateLimited) as problem:  # too many tries: the form again, with the message
+            error, status, retry_after = problem.message, problem.status, getattr(problem, "retry_after", None)
         else:
-            if order.user_id is None:  # a guest order: number + email open its full page in this browser
-                remember_order(order)
+            if orders.can_access(current_actor(), order, _session_token(order.id)):  # the buyer's own browser
                 return redirect(url_for("orders.show_order", order_id=order.id), 303)
-    status = 404 if error else 422 if form.is_submitted() and not order else 200
-    return render_template("orders/lookup.html", form=form, order=order, error=error), status
+    status = status or (422 if form.is_submitted() and not order else 200)
+    response = Response(render_template("orders/lookup.html", form=form, order=order, error=error), status)
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 @order_pages.get("/orders/track")

@@ -44,7 +44,9 @@ CHECKOUT_PER_OWNER = rate_limits.Rule("checkout-owner", "CHECKOUT_LIMIT_PER_OWNE
                                       "Too many checkouts for this cart; please try again later")  # fmt: skip
 # Failed lookups by number + email: per client, per order number (whoever asks) and per email (whichever number).
 LOOKUP_MESSAGE = "Too many order lookups; please try again later, or sign in to see your orders"
-LOOKUP_PER_CLIENT = rate_limits.Rule("lookup-client", "ORDER_LOOKUP_LIMIT_PER_CLIENT", "10 per 10 minutes", LOOKUP_MESSAGE)
+LOOKUP_PER_CLIENT = rate_limits.Rule(
+    "lookup-client", "ORDER_LOOKUP_LIMIT_PER_CLIENT", "10 per 10 minutes", LOOKUP_MESSAGE
+)
 LOOKUP_PER_ORDER = rate_limits.Rule("lookup-order", "ORDER_LOOKUP_LIMIT_PER_ORDER", "10 per hour", LOOKUP_MESSAGE)
 LOOKUP_PER_EMAIL = rate_limits.Rule("lookup-email", "ORDER_LOOKUP_LIMIT_PER_EMAIL", "20 per hour", LOOKUP_MESSAGE)
 
