@@ -86,6 +86,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "ORDER_LOOKUP_LIMIT_PER_CLIENT": os.environ.get("ORDER_LOOKUP_LIMIT_PER_CLIENT", "10 per 10 minutes"),
         "ORDER_LOOKUP_LIMIT_PER_ORDER": os.environ.get("ORDER_LOOKUP_LIMIT_PER_ORDER", "10 per hour"),
         "ORDER_LOOKUP_LIMIT_PER_EMAIL": os.environ.get("ORDER_LOOKUP_LIMIT_PER_EMAIL", "20 per hour"),
+        # A guest's lookup from another browser emails the order's address a signed link: at most this many per order.
+        "ORDER_LINK_MAILS_PER_ORDER": os.environ.get("ORDER_LINK_MAILS_PER_ORDER", "3 per hour"),
         "ORDER_LINK_MINUTES": int(os.environ.get("ORDER_LINK_MINUTES", "60")),
         "CHECKOUT_LIMIT_PER_CLIENT": os.environ.get("CHECKOUT_LIMIT_PER_CLIENT", "10 per 10 minutes"),
         "CHECKOUT_LIMIT_PER_OWNER": os.environ.get("CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes"),

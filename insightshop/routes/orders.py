@@ -168,7 +168,7 @@ def request_return(order_id: int):
 
 @order_pages.route("/orders/lookup", methods=["GET", "POST"])
 def lookup():
-    form, order, error, status, retry_after = LookupForm(), None, None, None, None
+    form, order, error, status, retry_after, link_sent = LookupForm(), None, None, None, None, False
     if form.validate_on_submit():
         try:
             order = orders.order_status(form.order_id.data, form.email.data, client=client_address())
@@ -177,8 +177,10 @@ def lookup():
         else:
             if orders.can_access(current_actor(), order, _session_token(order.id)):  # the buyer's own browser
                 return redirect(url_for("orders.show_order", order_id=order.id), 303)
+            link_sent = order.user_id is None and orders.send_order_link(order)
     status = status or (422 if form.is_submitted() and not order else 200)
-    response = Response(render_template("orders/lookup.html", form=form, order=order, error=error), status)
+    html = render_template("orders/lookup.html", form=form, order=order, error=error, link_sent=link_sent)
+    response = Response(html, status)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response

@@ -49,6 +49,7 @@ LOOKUP_PER_CLIENT = rate_limits.Rule(
 )
 LOOKUP_PER_ORDER = rate_limits.Rule("lookup-order", "ORDER_LOOKUP_LIMIT_PER_ORDER", "10 per hour", LOOKUP_MESSAGE)
 LOOKUP_PER_EMAIL = rate_limits.Rule("lookup-email", "ORDER_LOOKUP_LIMIT_PER_EMAIL", "20 per hour", LOOKUP_MESSAGE)
+LINK_MAILS_PER_ORDER = rate_limits.Rule("order-link-mail", "ORDER_LINK_MAILS_PER_ORDER", "3 per hour")
 
 
 class IdempotencyKeyReused(DomainError):
@@ -584,6 +585,18 @@ def order_status(order_id: int, email: str, *, client: str | None = None) -> Ord
         raise NotFound("No order matches that number and email")
     attempt.refund()
     return order
+
+
+def send_order_link(order: Order) -> bool:
+    """Email the order's own address a signed, short-lived link to the whole order (a guest who looked it up from
+    another browser); at most ORDER_LINK_MAILS_PER_ORDER, so lookups cannot flood a mailbox. Whether one went."""
+    try:
+        rate_limits.take((LINK_MAILS_PER_ORDER, f"order:{order.id}"))
+    except rate_limits.RateLimited:
+        return False
+    order_events.announce(order, "link")
+    db.session.commit()  # the email goes out once this commits
+    return True
 
 
 def track_order(tracking_number: str) -> Order:

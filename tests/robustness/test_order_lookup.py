@@ -4,12 +4,15 @@ limited per client, per order number and per email on every door (page, API, too
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from insightshop.extensions import db
 from insightshop.models.orders import Order
 from insightshop.services import orders
 from insightshop.services.actors import Actor
+from insightshop.services.mail import list_outbox
 from insightshop.services.payments import offline
 from insightshop.services.rate_limits import RateLimited
 from tests.factories import csrf_token, make_paid_order, make_product, make_user
@@ -48,6 +51,21 @@ def test_another_browser_with_number_and_email_sees_a_receipt_not_the_whole_gues
     assert found.status_code == 200 and "Oxford Shirt" in html and "$" in html and "<strong>Paid</strong>" in html
     assert "1 Main St" not in html and "1Z999AA10123456784" not in html and "4242" not in html
     assert elsewhere.get(f"/orders/{order.id}").status_code == 404  # the lookup opened nothing
+
+
+def test_a_guest_lookup_from_another_browser_mails_a_signed_link_to_the_orders_address(app, client):
+    order = _shipped_guest_order(client)
+    elsewhere = app.test_client()
+
+    pages = [_look_up(elsewhere, order.id, "sam@example.com").get_data(as_text=True) for _ in range(4)]
+
+    links = [m for m in list_outbox() if m.subject.startswith("Your order link")]
+    assert "We emailed a link" in pages[0] and "We emailed a link" not in pages[3]
+    assert len(links) == 3 and all(m.to == "sam@example.com" for m in links)  # at most 3 per order an hour
+    url = next(word for word in links[0].body.split() if "link=" in word)
+    opened = elsewhere.get(f"{urlsplit(url).path}?{urlsplit(url).query}")
+    page = elsewhere.get(opened.headers["Location"]).get_data(as_text=True)
+    assert "1 Main St" in page and order.guest_token not in links[0].body
 
 
 def test_the_buyers_own_browser_is_sent_to_the_whole_order(app, client):
