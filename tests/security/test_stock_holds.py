@@ -10,6 +10,8 @@ from insightshop.models.orders import Order
 from insightshop.services import cart, orders
 from insightshop.services.actors import Actor
 from tests.factories import guest_bearer, make_product, make_user
+from tests.routes.test_checkout_pages import checkout as checkout_page
+from tests.routes.test_checkout_pages import fill_cart
 from tests.security.test_money_checkout import backdate, checkout, guest_cart, stock_of
 from tests.security.test_money_payments import ADDRESS, run_in_threads
 
@@ -133,3 +135,13 @@ def test_concurrent_guests_of_one_client_cannot_together_pass_the_held_cap(app, 
     assert statuses == [201, 409, 409, 409], results
     assert all(body["error"]["code"] == "hold_limit" for status, body in results if status == 409)
     assert sorted(stock_of(product) for product in products) == [7, 10, 10, 10]
+
+
+def test_the_checkout_page_shows_the_hold_limit_on_its_form(app, client):
+    app.config["GUEST_ORDER_MAX_UNITS"] = 1
+    product = fill_cart(client, quantity=2)
+
+    response, _ = checkout_page(client)
+
+    assert response.status_code == 422 and "sign in to order more" in response.get_data(as_text=True)
+    assert stock_of(product) == 5 and db.session.query(Order).count() == 0
