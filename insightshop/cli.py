@@ -92,13 +92,18 @@ order_commands = AppGroup("orders", help="Orders.")
 
 @order_commands.command("expire-unpaid")
 def expire_unpaid() -> None:
-    """Cancel unpaid orders older than UNPAID_ORDER_MINUTES, returning their stock (run it from cron)."""
+    """Cancel unpaid orders past their hold time (guests: ORDER_HOLD_MINUTES, customers: UNPAID_ORDER_MINUTES),
+    returning their stock (run it from cron)."""
     from flask import current_app
 
     from .services.orders import expire_unpaid as expire
 
     count = expire()
-    click.echo(f"Expired {count} unpaid orders (hold time {current_app.config['UNPAID_ORDER_MINUTES']} minutes).")
+    config = current_app.config
+    click.echo(
+        f"Expired {count} unpaid orders (hold time {config['ORDER_HOLD_MINUTES']} minutes for guests, "
+        f"{config['UNPAID_ORDER_MINUTES']} for customers)."
+    )
 
 
 mcp_commands = AppGroup("mcp", help="The MCP server for external agents.")

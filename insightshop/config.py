@@ -76,7 +76,22 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "STRIPE_HTTP_CLIENT": None,  # tests put a recorded-response client here
         # The offline test provider marks orders paid with test cards: production refuses it unless asked for.
         "ALLOW_OFFLINE_PAYMENTS": _flag(os.environ.get("ALLOW_OFFLINE_PAYMENTS")),
-        "UNPAID_ORDER_MINUTES": int(os.environ.get("UNPAID_ORDER_MINUTES", "30")),
+        # How long an unpaid order holds its stock: a guest's (ORDER_HOLD_MINUTES) and a signed-in customer's
+        # (UNPAID_ORDER_MINUTES, who has one open order per account); then it expires and the units go back.
+        "ORDER_HOLD_MINUTES": int(os.environ.get("ORDER_HOLD_MINUTES", "10")),
+        "UNPAID_ORDER_MINUTES": int(os.environ.get("UNPAID_ORDER_MINUTES", "15")),
+        # What a guest's unpaid orders may hold: per order, and at once per client address and per guest identity.
+        "GUEST_ORDER_MAX_LINES": int(os.environ.get("GUEST_ORDER_MAX_LINES", "10")),
+        "GUEST_ORDER_MAX_UNITS": int(os.environ.get("GUEST_ORDER_MAX_UNITS", "20")),
+        "GUEST_ORDER_MAX_VALUE": os.environ.get("GUEST_ORDER_MAX_VALUE", "1000.00"),
+        "GUEST_HELD_UNITS_PER_CLIENT": int(os.environ.get("GUEST_HELD_UNITS_PER_CLIENT", "30")),
+        "GUEST_HELD_VALUE_PER_CLIENT": os.environ.get("GUEST_HELD_VALUE_PER_CLIENT", "1500.00"),
+        # Order lookups by number + email (page, API, tools): failed tries per client, per order number, per email.
+        "ORDER_LOOKUP_LIMIT_PER_CLIENT": os.environ.get("ORDER_LOOKUP_LIMIT_PER_CLIENT", "10 per 10 minutes"),
+        "ORDER_LOOKUP_LIMIT_PER_ORDER": os.environ.get("ORDER_LOOKUP_LIMIT_PER_ORDER", "10 per hour"),
+        "ORDER_LOOKUP_LIMIT_PER_EMAIL": os.environ.get("ORDER_LOOKUP_LIMIT_PER_EMAIL", "20 per hour"),
+        # A guest's lookup from another browser emails the order's address a signed link: at most this many per order.
+        "ORDER_LINK_MAILS_PER_ORDER": os.environ.get("ORDER_LINK_MAILS_PER_ORDER", "3 per hour"),
         "ORDER_LINK_MINUTES": int(os.environ.get("ORDER_LINK_MINUTES", "60")),
         "CHECKOUT_LIMIT_PER_CLIENT": os.environ.get("CHECKOUT_LIMIT_PER_CLIENT", "10 per 10 minutes"),
         "CHECKOUT_LIMIT_PER_OWNER": os.environ.get("CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes"),

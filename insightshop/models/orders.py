@@ -34,6 +34,8 @@ class Order(TimestampMixin, db.Model):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
     email: Mapped[str] = mapped_column(String(255), index=True)
     cart_guest_id: Mapped[str | None] = mapped_column(String(64), index=True)  # the guest whose cart became this order
+    # A hash of the client address that placed it: a guest's unpaid orders are capped per client (services.orders).
+    hold_client: Mapped[str | None] = mapped_column(String(64), index=True)
     guest_token: Mapped[str] = mapped_column(String(64), unique=True)
     idempotency_key: Mapped[str | None] = mapped_column(String(128))
     # A hash of the checkout request: the same Idempotency-Key with another body is refused, not replayed.

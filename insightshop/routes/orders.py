@@ -168,18 +168,22 @@ def request_return(order_id: int):
 
 @order_pages.route("/orders/lookup", methods=["GET", "POST"])
 def lookup():
-    form, order, error = LookupForm(), None, None
+    form, order, error, status, retry_after, link_sent = LookupForm(), None, None, None, None, False
     if form.validate_on_submit():
         try:
-            order = orders.order_status(form.order_id.data, form.email.data)
-        except NotFound as problem:
-            error = problem.message
+            order = orders.order_status(form.order_id.data, form.email.data, client=client_address())
+        except (NotFound, RateLimited) as problem:  # too many tries: the form again, with the message
+            error, status, retry_after = problem.message, problem.status, getattr(problem, "retry_after", None)
         else:
-            if order.user_id is None:  # a guest order: number + email open its full page in this browser
-                remember_order(order)
+            if orders.can_access(current_actor(), order, _session_token(order.id)):  # the buyer's own browser
                 return redirect(url_for("orders.show_order", order_id=order.id), 303)
-    status = 404 if error else 422 if form.is_submitted() and not order else 200
-    return render_template("orders/lookup.html", form=form, order=order, error=error), status
+            link_sent = order.user_id is None and orders.send_order_link(order)
+    status = status or (422 if form.is_submitted() and not order else 200)
+    html = render_template("orders/lookup.html", form=form, order=order, error=error, link_sent=link_sent)
+    response = Response(html, status)
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 @order_pages.get("/orders/track")

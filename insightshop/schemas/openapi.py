@@ -44,6 +44,7 @@ from .orders import (
     OFFLINE_CONFIRM_BODY,
     ORDER_EVENT_SCHEMA,
     ORDER_ITEM_SCHEMA,
+    ORDER_LOOKUP_SCHEMA,
     ORDER_SCHEMA,
     ORDER_STATUS_BODY,
     ORDER_SUMMARY_SCHEMA,
@@ -155,7 +156,7 @@ RESPONSE_SCHEMAS = {
         replayed={"type": "boolean", "description": "true: the Idempotency-Key matched an earlier order"},
     ),
     "OrderResponse": _fields(order="Order"),
-    "OrderSummaryResponse": _fields(order="OrderSummary"),
+    "OrderLookupResponse": _fields(order="OrderLookup"),
     "OrderList": _fields(orders=_list("OrderSummary")),
     "ShipmentResponse": _fields(shipment="Shipment"),
     "WebhookReceipt": {
@@ -485,10 +486,12 @@ SHOP_PATHS = {
     "/api/orders/status": {
         "post": _op(
             "orderStatus",
-            "Order status by id + email (order_status)",
-            "OrderSummaryResponse",
+            "Order status by id + email (order_status): what a receipt shows, never the card, tracking number or "
+            "address (the buyer opens the whole order with GET /api/orders/{order_id}). Failed lookups are limited "
+            "per client, per order number and per email (429 rate_limited, Retry-After)",
+            "OrderLookupResponse",
             body="OrderStatusRequest",
-            errors=(404,),
+            errors=(404, 429),
             auth="none",
         )
     },
@@ -964,6 +967,7 @@ COMPONENT_SCHEMAS = {
     "WishlistItem": WISHLIST_ITEM_SCHEMA,
     "Review": REVIEW_SCHEMA,
     "OrderSummary": ORDER_SUMMARY_SCHEMA,
+    "OrderLookup": ORDER_LOOKUP_SCHEMA,
     "Order": ORDER_SCHEMA,
     "OrderItem": ORDER_ITEM_SCHEMA,
     "OrderEvent": ORDER_EVENT_SCHEMA,

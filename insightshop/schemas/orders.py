@@ -194,6 +194,70 @@ ORDER_SCHEMA = {
         },
     ]
 }
+# What a guest's lookup by number + email shows: what a receipt shows (items, totals, status, dates) and never the
+# card, the tracking number or the address; the buyer's own session or account opens the whole order instead.
+ORDER_LOOKUP_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        "id",
+        "status",
+        "created_at",
+        "paid_at",
+        "delivered_at",
+        "currency",
+        "subtotal",
+        "discount",
+        "shipping",
+        "tax",
+        "total",
+        "item_count",
+        "test_payment",
+        "items",
+        "history",
+    ],  # fmt: skip
+    "properties": {
+        "id": {"type": "integer"},
+        "status": ORDER_STATUS,
+        "created_at": DATE_TIME,
+        "paid_at": NULLABLE_DATE_TIME,
+        "delivered_at": NULLABLE_DATE_TIME,
+        "currency": CURRENCY,
+        "subtotal": MONEY,
+        "discount": MONEY,
+        "shipping": MONEY,
+        "tax": MONEY,
+        "total": MONEY,
+        "item_count": {"type": "integer", "minimum": 0},
+        "test_payment": {"type": "boolean", "description": "Paid with the offline test provider: no money moved"},
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["name", "color", "size", "quantity", "unit_price", "line_total"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "color": {"type": "string"},
+                    "size": {"type": "string"},
+                    "quantity": {"type": "integer", "minimum": 1},
+                    "unit_price": MONEY,
+                    "line_total": MONEY,
+                },
+            },
+        },
+        "history": {
+            "type": "array",
+            "description": "Each status the order reached, and when (no notes: they may name the card)",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["status", "at"],
+                "properties": {"status": ORDER_STATUS, "at": DATE_TIME},
+            },
+        },
+    },
+}
 SHIPMENT_SCHEMA = {
     "type": "object",
     "required": ["tracking_number", "carrier", "status", "order_id", "events"],
@@ -303,6 +367,33 @@ def order_to_dict(order: Order, *, full: bool = True) -> dict:
             receipt_pdf_url=url_for("orders.receipt_pdf", order_id=order.id) if order.is_paid else None,
         )
     return data
+
+
+def order_lookup_to_dict(order: Order) -> dict:
+    """A guest's lookup by number + email: what a receipt shows, never the card, tracking number or address."""
+    return {
+        "id": order.id,
+        "status": order.status,
+        "created_at": order.created_at.isoformat(),
+        "paid_at": order.paid_at.isoformat() if order.paid_at else None,
+        "delivered_at": order.delivered_at.isoformat() if order.delivered_at else None,
+        "currency": order.currency,
+        **{name: money(getattr(order, name)) for name in ("subtotal", "discount", "shipping", "tax", "total")},
+        "item_count": order.item_count,
+        "test_payment": order.is_test_payment,
+        "items": [
+            {
+                "name": item.name,
+                "color": item.color,
+                "size": item.size,
+                "quantity": item.quantity,
+                "unit_price": money(item.unit_price),
+                "line_total": money(item.line_total),
+            }
+            for item in order.items
+        ],  # fmt: skip
+        "history": [{"status": event.status, "at": event.created_at.isoformat()} for event in order.events],
+    }
 
 
 def tracking_to_dict(order: Order) -> dict:

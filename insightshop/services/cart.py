@@ -104,6 +104,8 @@ def update_quantity(actor: Actor, item_id: int, quantity: int) -> CartLine:
     """Set a line's quantity (1–10, within stock)."""
     item = _get_item(actor, item_id)
     _check_quantity(quantity)
+    if quantity > item.variant.stock and release_expired_holds(item.variant_id):
+        db.session.refresh(item.variant)
     check_stock(item.variant.product, item.variant, quantity)
     changed = db.session.execute(
         update(CartItem)
@@ -232,7 +234,16 @@ def _refuse_total(product_id: int, variant_id: int, have: int, quantity: int) ->
             details=[{"field": "quantity", "message": f"at most {MAX_LINE_QUANTITY - have} more"}],
         )
     variant = db.session.get(ProductVariant, variant_id, populate_existing=True)
+    if have + quantity > variant.stock and release_expired_holds(variant_id):
+        variant = db.session.get(ProductVariant, variant_id, populate_existing=True)
     check_stock(db.session.get(Product, product_id), variant, have + quantity)
+
+
+def release_expired_holds(variant_id: int) -> int:
+    """Short of stock: unpaid orders past their hold time give this variant's units back first (committed)."""
+    from . import orders  # orders builds on the cart
+
+    return orders.release_expired_holds([variant_id])
 
 
 def _stock_of(variant_id_column):

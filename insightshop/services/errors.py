@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     INVALID_TRANSITION = "invalid_transition"
     ALREADY_PAID = "already_paid"
     ORDER_EXPIRED = "order_expired"
+    HOLD_LIMIT = "hold_limit"  # a guest's unpaid orders would hold more than allowed: sign in or pay the open one
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     PAYMENT_DECLINED = "payment_declined"
     PAYMENT_FAILED = "payment_failed"

@@ -11,8 +11,9 @@ from ..models.orders import Order
 _signals = Namespace()
 order_changed = _signals.signal("order-changed")
 
+# link: a guest who looked the order up from another browser asked for a signed link to the whole order.
 KINDS = ("placed", "paid", "shipped", "delivered", "cancelled", "return_requested", "return_approved",
-         "return_rejected")  # fmt: skip
+         "return_rejected", "link")  # fmt: skip
 
 
 def announce(order: Order, kind: str, **facts) -> None:

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from flask import current_app
 from itsdangerous import BadData, URLSafeTimedSerializer
-from sqlalchemy import select, text
+from sqlalchemy import and_, func, or_, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ..extensions import db
@@ -42,6 +42,14 @@ CHECKOUT_PER_CLIENT = rate_limits.Rule("checkout-client", "CHECKOUT_LIMIT_PER_CL
                                        "Too many checkouts from your address; please try again later")  # fmt: skip
 CHECKOUT_PER_OWNER = rate_limits.Rule("checkout-owner", "CHECKOUT_LIMIT_PER_OWNER", "10 per 10 minutes",
                                       "Too many checkouts for this cart; please try again later")  # fmt: skip
+# Failed lookups by number + email: per client, per order number (whoever asks) and per email (whichever number).
+LOOKUP_MESSAGE = "Too many order lookups; please try again later, or sign in to see your orders"
+LOOKUP_PER_CLIENT = rate_limits.Rule(
+    "lookup-client", "ORDER_LOOKUP_LIMIT_PER_CLIENT", "10 per 10 minutes", LOOKUP_MESSAGE
+)
+LOOKUP_PER_ORDER = rate_limits.Rule("lookup-order", "ORDER_LOOKUP_LIMIT_PER_ORDER", "10 per hour", LOOKUP_MESSAGE)
+LOOKUP_PER_EMAIL = rate_limits.Rule("lookup-email", "ORDER_LOOKUP_LIMIT_PER_EMAIL", "20 per hour", LOOKUP_MESSAGE)
+LINK_MAILS_PER_ORDER = rate_limits.Rule("order-link-mail", "ORDER_LINK_MAILS_PER_ORDER", "3 per hour")
 
 
 class IdempotencyKeyReused(DomainError):
@@ -190,7 +198,7 @@ def checkout(actor: Actor, details: ShippingDetails, idempotency_key: str | None
         return Checkout(existing, replayed=True)
     rate_limits.take((CHECKOUT_PER_CLIENT, client), (CHECKOUT_PER_OWNER, _owner_key(actor)))
     try:
-        return write_transaction(lambda: _place(actor, details, email, idempotency_key, fingerprint))
+        return write_transaction(lambda: _place(actor, details, email, idempotency_key, fingerprint, client))
     except IntegrityError:
         existing = replayed_order(actor, idempotency_key, details)
         if existing is None:
@@ -225,7 +233,7 @@ def checkout_fingerprint(details: ShippingDetails) -> str:
 
 
 def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: str | None,
-           fingerprint: str) -> Checkout:  # fmt: skip
+           fingerprint: str, client: str | None = None) -> Checkout:  # fmt: skip
     _lock_owner(_owner_key(actor))  # concurrent checkouts of one cart run one after the other
     existing = replayed_order(actor, idempotency_key, details)  # a retry that waited for the first attempt
     if existing is not None:
@@ -236,6 +244,9 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
     variant_ids = sorted({item.variant_id for item in items})
     _release_open_checkouts(actor)
     _expire_overdue(variant_ids)  # abandoned holds on these variants free their units for this buyer
+    held_by = _hold_client(client)
+    if actor.user is None and held_by:
+        _lock_owner(f"c{held_by}")  # one client's guests check out one after the other: the held caps hold
     # Row locks (PostgreSQL) in id order, so concurrent checkouts cannot deadlock or both take the last unit.
     locked = {v.id: v for v in db.session.scalars(
         select(ProductVariant).where(ProductVariant.id.in_(variant_ids)).order_by(ProductVariant.id)
@@ -251,9 +262,13 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         carts.check_stock(product, variant, item.quantity)
         lines.append((item, variant, product, book.price_of(product)))
     totals = pricing.totals([(price, item.quantity) for item, _, _, price in lines], details.shipping_method)
+    if actor.user is None:
+        check_guest_hold(actor, held_by, lines=len(items), units=sum(item.quantity for item in items),
+                         value=totals.total)  # fmt: skip
     order = Order(
         user_id=actor.user.id if actor.user else None,
         cart_guest_id=None if actor.user else actor.guest_id,
+        hold_client=held_by,
         email=email,
         guest_token=secrets.token_urlsafe(24),
         idempotency_key=_scoped_key(actor, idempotency_key),
@@ -363,17 +378,40 @@ def set_status(order: Order, status: str, *, actor_label: str, note: str = "", c
         db.session.commit()
 
 
+def hold_minutes(order: Order) -> int:
+    """How long this unpaid order holds its stock: a guest's ORDER_HOLD_MINUTES, a customer's UNPAID_ORDER_MINUTES."""
+    return _guest_hold_minutes() if order.user_id is None else _customer_hold_minutes()
+
+
+def _guest_hold_minutes() -> int:
+    return int(current_app.config.get("ORDER_HOLD_MINUTES") or 0)
+
+
+def _customer_hold_minutes() -> int:
+    return int(current_app.config.get("UNPAID_ORDER_MINUTES") or 0)
+
+
 def hold_expired(order: Order) -> bool:
-    """An unpaid order past its hold time (UNPAID_ORDER_MINUTES): its stock should go back on sale."""
-    minutes = current_app.config.get("UNPAID_ORDER_MINUTES") or 0
+    """An unpaid order past its hold time (hold_minutes): its stock should go back on sale."""
+    minutes = hold_minutes(order)
     return (order.status == "pending" and not order.is_paid and minutes > 0
             and order.created_at <= utcnow() - timedelta(minutes=minutes))  # fmt: skip
 
 
+def _overdue_clause():
+    """Unpaid orders past their hold time, guests' and customers' each by their own minutes (None: none expire)."""
+    now = utcnow()
+    overdue = [and_(owner, Order.created_at <= now - timedelta(minutes=minutes)) for owner, minutes in (
+        (Order.user_id.is_(None), _guest_hold_minutes()), (Order.user_id.is_not(None), _customer_hold_minutes()),
+    ) if minutes > 0]  # fmt: skip
+    if not overdue:
+        return None
+    return and_(Order.status == "pending", Order.paid_at.is_(None), or_(*overdue))
+
+
 def expire_order(order: Order) -> None:
     """Cancel a locked, overdue unpaid order with an "Expired" event (the caller commits)."""
-    minutes = current_app.config.get("UNPAID_ORDER_MINUTES")
-    _cancel_locked(order, actor_label="system", note=f"Expired: not paid within {minutes} minutes")
+    _cancel_locked(order, actor_label="system", note=f"Expired: not paid within {hold_minutes(order)} minutes")
 
 
 def expire_unpaid() -> int:
@@ -387,16 +425,37 @@ def expire_unpaid() -> int:
     return write_transaction(work)
 
 
-def _expire_overdue(variant_ids: list[int] | None) -> int:
-    minutes = current_app.config.get("UNPAID_ORDER_MINUTES") or 0
-    if minutes <= 0:
-        return 0
-    statement = select(Order).where(Order.status == "pending", Order.paid_at.is_(None),
-                                    Order.created_at <= utcnow() - timedelta(minutes=minutes))  # fmt: skip
+def release_expired_holds(variant_ids: list[int]) -> int:
+    """Someone needs these variants' units: unpaid orders past their hold time that hold them are expired first
+    (their own transaction, committed), so availability never counts an expired hold; how many expired."""
+    statement = _overdue_on(variant_ids)
+    if statement is None or db.session.scalar(select(func.count()).select_from(statement.subquery())) == 0:
+        return 0  # the common case reads once and takes no write lock
+
+    def work() -> int:
+        count = _expire_overdue(variant_ids)
+        db.session.commit()
+        return count
+
+    return write_transaction(work)
+
+
+def _overdue_on(variant_ids: list[int] | None):
+    overdue = _overdue_clause()
+    if overdue is None:
+        return None
+    statement = select(Order).where(overdue)
     if variant_ids is not None:
         statement = statement.where(
             Order.id.in_(select(OrderItem.order_id).where(OrderItem.variant_id.in_(variant_ids)))
         )
+    return statement
+
+
+def _expire_overdue(variant_ids: list[int] | None) -> int:
+    statement = _overdue_on(variant_ids)
+    if statement is None:
+        return 0
     # Orders someone else holds (being paid or cancelled right now) are skipped, not waited for.
     overdue = db.session.scalars(
         statement.order_by(Order.id).with_for_update(skip_locked=True).execution_options(populate_existing=True)
@@ -404,6 +463,62 @@ def _expire_overdue(variant_ids: list[int] | None) -> int:
     for order in overdue:
         expire_order(order)
     return len(overdue)
+
+
+def check_guest_hold(actor: Actor, held_by: str | None, *, lines: int, units: int, value: Decimal) -> None:
+    """Refuse (409 hold_limit) a guest's order that would hold more than a guest may: per order (lines, units,
+    value), and with the guest's and its client's other open unpaid orders (counted in the database) at once."""
+    config = current_app.config
+    per_order = (("lines", lines, int(config.get("GUEST_ORDER_MAX_LINES") or 0), "different items"),
+                 ("units", units, int(config.get("GUEST_ORDER_MAX_UNITS") or 0), "units"),
+                 ("value", value, Decimal(str(config.get("GUEST_ORDER_MAX_VALUE") or 0)), "worth of goods"))  # fmt: skip
+    for what, wanted, cap, words in per_order:
+        if cap > 0 and wanted > cap:
+            amount = f"${cap:,.2f}" if what == "value" else f"{cap}"
+            _refuse_hold(f"A guest order may hold at most {amount} {words}; sign in to order more",
+                         scope=f"{what}_per_order", cap=cap, wanted=wanted)  # fmt: skip
+    unit_cap = int(config.get("GUEST_HELD_UNITS_PER_CLIENT") or 0)
+    value_cap = Decimal(str(config.get("GUEST_HELD_VALUE_PER_CLIENT") or 0))
+    for scope, owner in (("client", Order.hold_client == held_by if held_by else None),
+                         ("guest", Order.cart_guest_id == actor.guest_id if actor.guest_id else None)):  # fmt: skip
+        if owner is None:
+            continue
+        held_units, held_value = _held_by_guests(owner)
+        if unit_cap > 0 and held_units + units > unit_cap:
+            _refuse_hold(f"Unpaid guest orders from here already hold {held_units} units (at most {unit_cap} at "
+                         "once); pay for your open order or sign in to order more",
+                         scope=f"units_per_{scope}", cap=unit_cap, wanted=held_units + units)  # fmt: skip
+        if value_cap > 0 and held_value + value > value_cap:
+            _refuse_hold(f"Unpaid guest orders from here already hold ${held_value:,.2f} of goods (at most "
+                         f"${value_cap:,.2f} at once); pay for your open order or sign in to order more",
+                         scope=f"value_per_{scope}", cap=value_cap, wanted=held_value + value)  # fmt: skip
+
+
+def _held_by_guests(owner) -> tuple[int, Decimal]:
+    """Units and value that guests' open (unpaid, unexpired) orders matching `owner` hold right now."""
+    minutes = _guest_hold_minutes()
+    open_holds = [Order.status == "pending", Order.paid_at.is_(None), Order.user_id.is_(None), owner]
+    if minutes > 0:
+        open_holds.append(Order.created_at > utcnow() - timedelta(minutes=minutes))
+    units = db.session.scalar(
+        select(func.coalesce(func.sum(OrderItem.quantity), 0)).select_from(OrderItem).join(Order).where(*open_holds)
+    )
+    value = db.session.scalar(select(func.coalesce(func.sum(Order.total), 0)).where(*open_holds))
+    return int(units or 0), Decimal(str(value or 0))
+
+
+def _refuse_hold(message: str, *, scope: str, cap, wanted) -> None:
+    raise Conflict(message, code=ErrorCode.HOLD_LIMIT,
+                   details=[{"scope": scope, "limit": str(cap), "requested": str(wanted)}])  # fmt: skip
+
+
+def _hold_client(client: str | None) -> str | None:
+    """The client address as orders keep it: a keyed hash, never the address itself."""
+    if not client:
+        return None
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, f"hold-client:{client.strip().lower()}".encode("utf-8", "surrogatepass"),
+                    hashlib.sha256).hexdigest()[:32]  # fmt: skip
 
 
 def get_order(actor: Actor, order_id: int, token: str | None = None) -> Order:
@@ -458,13 +573,30 @@ def list_orders(actor: Actor) -> list[Order]:
     return list(db.session.scalars(select(Order).where(Order.user_id == user.id).order_by(Order.id.desc())))
 
 
-def order_status(order_id: int, email: str) -> Order:
-    """An order found by id and email; a wrong email looks exactly like a missing order."""
+def order_status(order_id: int, email: str, *, client: str | None = None) -> Order:
+    """An order found by id and email; a wrong email looks exactly like a missing order. Failed lookups are
+    limited per client, per order number and per email (429 rate_limited); a hit gives its count back."""
+    given_email = (email or "").strip().lower()
+    attempt = rate_limits.take((LOOKUP_PER_CLIENT, client), (LOOKUP_PER_ORDER, f"order:{order_id}"),
+                               (LOOKUP_PER_EMAIL, given_email or None))  # fmt: skip
     order = db.session.get(Order, order_id)
-    given = (email or "").strip().lower().encode("utf-8", "surrogatepass")
+    given = given_email.encode("utf-8", "surrogatepass")
     if order is None or not hmac.compare_digest(order.email.lower().encode("utf-8"), given):
         raise NotFound("No order matches that number and email")
+    attempt.refund()
     return order
+
+
+def send_order_link(order: Order) -> bool:
+    """Email the order's own address a signed, short-lived link to the whole order (a guest who looked it up from
+    another browser); at most ORDER_LINK_MAILS_PER_ORDER, so lookups cannot flood a mailbox. Whether one went."""
+    try:
+        rate_limits.take((LINK_MAILS_PER_ORDER, f"order:{order.id}"))
+    except rate_limits.RateLimited:
+        return False
+    order_events.announce(order, "link")
+    db.session.commit()  # the email goes out once this commits
+    return True
 
 
 def track_order(tracking_number: str) -> Order:

@@ -384,9 +384,9 @@ def _top_products(since) -> list[dict]:
 
 
 def _order_status(_actor, args, _token):
-    from ..schemas.orders import order_to_dict
+    from ..schemas.orders import order_lookup_to_dict
 
-    return {"order": order_to_dict(orders.order_status(args["order_id"], args["email"]), full=False)}
+    return {"order": order_lookup_to_dict(orders.order_status(args["order_id"], args["email"], client=_tool_client()))}
 
 
 def _order_track(_actor, args, _token):

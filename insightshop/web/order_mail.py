@@ -18,6 +18,7 @@ from ..extensions import db
 from ..models.orders import Order
 from ..services.mail import Attachment, send_mail
 from ..services.order_events import order_changed
+from ..services.orders import hold_minutes, order_link_token
 from . import receipt_pdf
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def compose(order: Order, kind: str, facts: dict) -> OutgoingMail:
             for item in order.items
         ],  # fmt: skip
         "totals": _totals(order),
-        "order_url": _order_url(order),
+        "order_url": _order_url(order, signed=kind == "link"),
         "tracking_url": _link("orders.track", tracking_number=order.tracking_number) if order.tracking_number else None,
         "shop_url": current_app.config["PUBLIC_BASE_URL"],
     }
@@ -110,12 +111,17 @@ def _wording(order: Order, kind: str, facts: dict) -> tuple[str, list[str]]:
                              "days from your order page."]  # fmt: skip
     if kind == "cancelled":
         if (facts.get("note") or "").startswith("Expired"):
-            minutes = current_app.config.get("UNPAID_ORDER_MINUTES")
+            minutes = hold_minutes(order)
             return "Your order was cancelled", [hello, f"Order #{order.id} was not paid within {minutes} minutes, so "
                                                 "we released its items. Your cart still has them if you want to "
                                                 "try again."]  # fmt: skip
         refund = " Your payment has been refunded to your card." if order.is_paid else ""
         return "Your order was cancelled", [hello, f"Order #{order.id} has been cancelled.{refund}"]
+    if kind == "link":
+        minutes = current_app.config.get("ORDER_LINK_MINUTES") or 60
+        return "Your order link", [hello, f"Someone looked up order #{order.id} with this email address. The link "
+                                   f"below opens the whole order (address, payment, tracking, returns) for the next "
+                                   f"{minutes} minutes. If it was not you, you can ignore this email."]  # fmt: skip
     if kind == "return_requested":
         return "Return request received", [hello, "We have your return request and will review it shortly. Please keep "
                                            "the items with their tags until then."]  # fmt: skip
@@ -137,8 +143,11 @@ def _totals(order: Order) -> list[tuple[str, Decimal]]:
     return rows
 
 
-def _order_url(order: Order) -> str:
-    # A customer opens their order page after logging in; a guest finds it with the order number and email.
+def _order_url(order: Order, *, signed: bool = False) -> str:
+    # A customer opens their order page after logging in; a guest finds it with the order number and email, and
+    # a lookup from another browser mails a signed, short-lived link to the whole order.
+    if signed:
+        return _link("orders.show_order", order_id=order.id, link=order_link_token(order))
     return _link("orders.show_order", order_id=order.id) if order.user_id else _link("orders.lookup")
 
 

@@ -50,7 +50,7 @@ def test_checkout_decline_then_pay_download_receipt_and_look_up(live_server, pag
     page.fill("#order_id", order_id)
     page.fill("#email", "ada@example.com")
     page.get_by_role("button", name="Look up").click()
-    # A guest's order number and email open the whole order page in this browser.
+    # In the browser that placed it, a guest's order number and email open the whole order page.
     page.wait_for_url(re.compile(rf"/orders/{order_id}$"))
     expect(page.locator("h1")).to_contain_text(f"Order #{order_id}")
     expect(page.get_by_role("link", name="View receipt")).to_be_visible()

@@ -20,7 +20,8 @@ ADDRESS = {"email": "sam@example.com", "shipping_name": "Sam Shopper", "shipping
            "shipping_city": "Springfield", "shipping_state": "IL", "shipping_zip": "62701"}  # fmt: skip
 # Fifty shoppers from one address: the per-address limits (guest tokens, checkouts) are not what is tested here.
 GENEROUS_LIMITS = {"GUEST_LIMIT_PER_CLIENT": "1000 per minute", "CHECKOUT_LIMIT_PER_CLIENT": "1000 per minute",
-                   "CHECKOUT_LIMIT_PER_OWNER": "1000 per minute"}  # fmt: skip
+                   "CHECKOUT_LIMIT_PER_OWNER": "1000 per minute", "GUEST_HELD_UNITS_PER_CLIENT": "100000",
+                   "GUEST_HELD_VALUE_PER_CLIENT": "1000000"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from ...schemas.orders import (
     ORDER_STATUS_BODY,
     ORDER_TRACK_BODY,
     RETURN_BODY,
+    order_lookup_to_dict,
     order_to_dict,
     return_to_dict,
     tracking_to_dict,
@@ -57,7 +58,8 @@ def get_order(order_id: int):
 @api.post("/orders/status")
 def order_status():
     body = validate(json_body(), ORDER_STATUS_BODY, what="request")
-    return {"order": order_to_dict(orders.order_status(body["order_id"], body["email"]), full=False)}
+    order = orders.order_status(body["order_id"], body["email"], client=client_address())
+    return {"order": order_lookup_to_dict(order)}
 
 
 @api.post("/orders/track")

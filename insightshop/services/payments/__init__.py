@@ -90,7 +90,7 @@ def check_payable(order: Order) -> None:
         orders.expire_order(order)
         db.session.commit()
         raise Conflict(f"Order {order.id} expired: it was not paid within "
-                       f"{current_app.config.get('UNPAID_ORDER_MINUTES')} minutes. Please check out again.",
+                       f"{orders.hold_minutes(order)} minutes. Please check out again.",
                        code=ErrorCode.ORDER_EXPIRED)  # fmt: skip
     if not order.can_pay():
         raise Conflict(f"Order {order.id} is {order.status} and cannot be paid", code=ErrorCode.ALREADY_PAID,
