@@ -116,7 +116,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
     }
     config.update(overrides)
-    config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
+    # Without Redis the database holds the counters (rate_limit_database): every worker of `make run` shares them.
+    config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "database://")
     if config["RATELIMIT_STORAGE_URI"].startswith(("redis://", "rediss://", "unix://")):
         timeout = config["REDIS_TIMEOUT_SECONDS"]
         config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": timeout, "socket_timeout": timeout})
