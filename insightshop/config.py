@@ -116,8 +116,11 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "CATEGORIZE_LIMIT_PER_CLIENT": os.environ.get("CATEGORIZE_LIMIT_PER_CLIENT", "60 per minute"),
         "API_TOKEN_HOURS": int(os.environ.get("API_TOKEN_HOURS", "168")),
         "GUEST_TOKEN_HOURS": int(os.environ.get("GUEST_TOKEN_HOURS", "720")),
-        # Failed logins per account (normalised email) and per client address, across every door; guest tokens.
+        # Failed logins per account (normalised email) from one client address, per account from anywhere (a
+        # slower ceiling) and per client address, across every door; current-password checks per user; guest tokens.
         "LOGIN_LIMIT_PER_ACCOUNT": os.environ.get("LOGIN_LIMIT_PER_ACCOUNT", "5 per minute"),
+        "LOGIN_LIMIT_ACCOUNT_CEILING": os.environ.get("LOGIN_LIMIT_ACCOUNT_CEILING", "50 per hour"),
+        "PASSWORD_CHECK_LIMIT_PER_USER": os.environ.get("PASSWORD_CHECK_LIMIT_PER_USER", "5 per 15 minutes"),
         "LOGIN_LIMIT_PER_CLIENT": os.environ.get("LOGIN_LIMIT_PER_CLIENT", "5 per minute"),
         "GUEST_LIMIT_PER_CLIENT": os.environ.get("GUEST_LIMIT_PER_CLIENT", "20 per hour"),
         # Every link in mail is built from this, never from the request's Host header.
@@ -135,7 +138,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
     }
     config.update(overrides)
-    config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "memory://")
+    # Without Redis the database holds the counters (rate_limit_database): every worker of `make run` shares them.
+    config.setdefault("RATELIMIT_STORAGE_URI", config["REDIS_URL"] or "database://")
     if config["RATELIMIT_STORAGE_URI"].startswith(("redis://", "rediss://", "unix://")):
         timeout = config["REDIS_TIMEOUT_SECONDS"]
         config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": timeout, "socket_timeout": timeout})

@@ -46,5 +46,5 @@ class ShopLoginManager(LoginManager):
 login_manager = ShopLoginManager()
 csrf = CSRFProtect()
 htmx = Htmx()
-# Storage (Redis when REDIS_URL is set, memory otherwise) is chosen in create_app via RATELIMIT_STORAGE_URI.
+# Storage (Redis when REDIS_URL is set, the database otherwise) is chosen in create_app via RATELIMIT_STORAGE_URI.
 limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)

@@ -78,9 +78,13 @@ def account():
 def change_password():
     form = ChangePasswordForm()
     user = current_actor().user
+    status, headers = 422, {}
     if form.validate_on_submit():
         try:
             accounts.change_password(user, form.current_password.data, form.new_password.data)
+        except RateLimited as error:
+            form.form_errors.append(error.message)
+            status, headers = 429, {"Retry-After": str(error.retry_after)}
         except DomainError as error:
             show_error(form, error)
         else:
@@ -88,7 +92,7 @@ def change_password():
             flash("Your password is changed. Every other device and app is logged out.", "success")
             return redirect(url_for("auth.account"))
     return render_template("auth/account.html", user=user, password_form=form, action_form=EmptyForm(),
-                           orders=orders.list_orders(current_actor())), 422  # fmt: skip
+                           orders=orders.list_orders(current_actor())), status, headers  # fmt: skip
 
 
 @auth.post("/account/logout-all")

@@ -33,11 +33,18 @@ STRENGTH_CHECKED_CHARS = 64
 MIN_STRENGTH_SCORE = 2  # zxcvbn 0-4: 0-1 fall to an online or throttled guessing attack in hours
 
 # Every door that checks a password (the page, the JSON API, the auth_login tool via API, MCP and chat)
-# counts against these, before the password is checked; a successful login hands its units back.
-LOGIN_PER_ACCOUNT = Rule("login-account", "LOGIN_LIMIT_PER_ACCOUNT", "5 per minute",
+# counts against these, before the password is checked; a successful login hands its units back. The short limit
+# is per account *and* client, so guesses from elsewhere cannot lock the owner out; the slow per-account ceiling
+# still caps guessing spread over many addresses.
+LOGIN_PER_ACCOUNT = Rule("login-account-client", "LOGIN_LIMIT_PER_ACCOUNT", "5 per minute",
                          "Too many failed logins for this account; wait a minute and try again")  # fmt: skip
+LOGIN_ACCOUNT_CEILING = Rule("login-account", "LOGIN_LIMIT_ACCOUNT_CEILING", "50 per hour",
+                             "Too many failed logins for this account; try again later")  # fmt: skip
 LOGIN_PER_CLIENT = Rule("login-client", "LOGIN_LIMIT_PER_CLIENT", "5 per minute",
                         "Too many failed logins from this address; wait a minute and try again")  # fmt: skip
+# Checking the current password (changing it) with a session someone may have taken over: per user.
+PASSWORD_CHECKS_PER_USER = Rule("password-check-user", "PASSWORD_CHECK_LIMIT_PER_USER", "5 per 15 minutes",
+                                "Too many wrong current passwords; try again later")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -155,9 +162,12 @@ def register_user(
 def authenticate(email: str, password: str, *, client: str | None = None) -> User:
     """The user with these credentials, or 401 with the same message whatever was wrong.
 
-    Every attempt is counted per account and per client before the password is looked at (429 once either
-    is used up, even for the right password); a successful login gives its attempt back."""
-    reservation = take((LOGIN_PER_ACCOUNT, login_key(email)), (LOGIN_PER_CLIENT, client))
+    Every attempt is counted per account and client, per client, and against the account's slower ceiling before
+    the password is looked at (429 once any is used up, even for the right password); a successful login gives its
+    attempt back."""
+    account = login_key(email)
+    reservation = take((LOGIN_PER_ACCOUNT, f"{account}|{client or '-'}"), (LOGIN_ACCOUNT_CEILING, account),
+                       (LOGIN_PER_CLIENT, client))  # fmt: skip
     user = find_user_by_email(email or "")
     valid = check_password_hash(user.password_hash if user else _UNKNOWN_USER_HASH, password or "")
     if not user or not valid or user.is_disabled:
@@ -177,10 +187,15 @@ def login_key(email: str) -> str:
 
 
 def change_password(user: User, current_password: str, new_password: str) -> None:
-    """Replace the password after checking the current one; every other token and session stops working."""
+    """Replace the password after checking the current one; every other token and session stops working.
+
+    Checks of the current password are limited per user (429 once used up, even for the right one); a right one
+    gives its attempt back."""
+    reservation = take((PASSWORD_CHECKS_PER_USER, f"user:{user.id}"))
     if not check_password_hash(user.password_hash, current_password or ""):
         raise Invalid("current_password: the current password is wrong",
                       details=[{"field": "current_password", "message": "The current password is wrong"}])  # fmt: skip
+    reservation.refund()
     check_password_rules(new_password, "new_password", user_inputs=(user.email, user.first_name, user.last_name))
     user.password_hash = generate_password_hash(new_password, method=PASSWORD_METHOD)
     bump_credential_version(user)

@@ -1,9 +1,10 @@
-"""Where the shared rate-limit counters are kept: the limiter's storage (Redis when REDIS_URL is set, so every app
-server counts against the same keys), or this process's memory while Redis cannot be reached.
+"""Where the shared rate-limit counters are kept: the limiter's storage — Redis when REDIS_URL is set, else the
+shop's database (rate_limit_database) — so every worker and app server counts against the same keys.
 
-A Redis outage must not turn every login into a 500: the limits keep holding, per process (a client spread over
-N processes may then get up to N times the limit), and go back to Redis once it answers a ping again. The
-decorator limits of Flask-Limiter fall back the same way (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED)."""
+A Redis outage must not turn every login into a 500: the limits keep holding in the database meanwhile (still
+shared), in this process's memory only if the database cannot count either (a client spread over N processes may
+then get up to N times the limit), and go back to Redis once it answers a ping again. The decorator limits of
+Flask-Limiter fall back to memory (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED)."""
 
 from __future__ import annotations
 
@@ -15,33 +16,48 @@ from typing import TypeVar
 from flask import Flask, current_app
 from limits.storage import MemoryStorage, Storage
 
-from ..extensions import limiter
+from ..extensions import db, limiter
 from .outages import Outage
+from .rate_limit_database import DatabaseStorage
 
 T = TypeVar("T")
 EXTENSION_KEY = "insightshop.rate_limit_counters"
 
 
 class CounterStorage:
-    """The primary storage with a memory stand-in; Redis is pinged again at most every `retry_seconds`."""
+    """The primary storage with stand-ins while it is down: `stand_in` (the database behind Redis), then this
+    process's memory. The primary is pinged again at most every `retry_seconds`."""
 
-    def __init__(self, primary: Storage, retry_seconds: float):
+    def __init__(self, primary: Storage, retry_seconds: float, stand_in: Storage | None = None):
         self.primary = primary
+        self.stand_in = stand_in
         self.memory = MemoryStorage()
         self.retry_seconds = retry_seconds
-        self.outage = Outage("Redis (rate limits)", "rate limits are counted in this process's memory")
+        backend = "The database (rate limits)" if isinstance(primary, DatabaseStorage) else "Redis (rate limits)"
+        where = "the database" if stand_in is not None else "this process's memory"
+        self.outage = Outage(backend, f"rate limits are counted in {where}")
         self._next_probe = 0.0
         self._lock = threading.Lock()
 
     def run(self, operation: Callable[[Storage], T]) -> T:
-        """operation(storage) on Redis, or on memory while Redis is down (a failing call switches to memory)."""
-        if isinstance(self.primary, MemoryStorage) or not self._primary_usable():
-            return operation(self.memory)
+        """operation(storage) on the primary, or on a stand-in while it is down (a failing call switches over)."""
+        if isinstance(self.primary, MemoryStorage):
+            return operation(self.primary)
+        if not self._primary_usable():
+            return self._standing_in(operation)
         try:
             return operation(self.primary)
         except self.primary.base_exceptions as error:
             self._went_down(error)
-            return operation(self.memory)
+            return self._standing_in(operation)
+
+    def _standing_in(self, operation: Callable[[Storage], T]) -> T:
+        if self.stand_in is not None:
+            try:
+                return operation(self.stand_in)
+            except self.stand_in.base_exceptions:
+                pass  # the database cannot count either: this process's memory is all that is left
+        return operation(self.memory)
 
     def _went_down(self, error: BaseException) -> None:
         with self._lock:
@@ -51,7 +67,7 @@ class CounterStorage:
     def _primary_usable(self) -> bool:
         if not self.outage.down:
             return True
-        # One request per interval probes Redis; the others go on with memory without waiting on a timeout.
+        # One request per interval probes the primary; the others go on with a stand-in without waiting on a timeout.
         with self._lock:
             now = time.monotonic()
             if now < self._next_probe:
@@ -59,7 +75,7 @@ class CounterStorage:
             self._next_probe = now + self.retry_seconds
         if not self.primary.check():
             return False
-        # Counts taken during the outage stay behind: the next outage starts from empty windows.
+        # Counts taken in memory during the outage stay behind (the database's end with their windows).
         self.memory.reset()
         self.outage.recovered()
         return True
@@ -68,7 +84,18 @@ class CounterStorage:
 def init_app(app: Flask) -> None:
     """Wrap the storage the limiter was just initialised with (call after limiter.init_app)."""
     retry = float(app.config.get("REDIS_RETRY_SECONDS", 5.0))
-    app.extensions[EXTENSION_KEY] = CounterStorage(limiter.storage, retry)
+    primary = limiter.storage
+    with app.app_context():
+        engine = db.engine
+    if isinstance(primary, DatabaseStorage):
+        primary.bind(engine)
+        stand_in = None
+    elif isinstance(primary, MemoryStorage):
+        stand_in = None  # RATELIMIT_STORAGE_URI=memory:// on purpose (one process)
+    else:
+        stand_in = DatabaseStorage()
+        stand_in.bind(engine)
+    app.extensions[EXTENSION_KEY] = CounterStorage(primary, retry, stand_in)
 
 
 def counters() -> CounterStorage:

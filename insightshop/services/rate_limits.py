@@ -1,10 +1,10 @@
 """Rate limits that every door shares: the page, the JSON API, the tools and MCP count against the same keys.
 
-A limit is taken *before* the guarded work runs, with one atomic increment per key (Redis INCR, or a
-locked counter in memory), so fifty concurrent attempts cannot all pass a check made before any of
+A limit is taken *before* the guarded work runs, with one atomic increment per key (Redis INCR, or one
+upsert statement in the database), so fifty concurrent attempts cannot all pass a check made before any of
 them was counted. Work that should not count (a successful login) hands its units back afterwards.
-The counters live in the rate limiter's storage: Redis when REDIS_URL is set, memory otherwise, and this
-process's memory while Redis is down (rate_limit_storage).
+The counters live in the rate limiter's storage, shared by every worker: Redis when REDIS_URL is set, the
+database otherwise (rate_limit_database), with stand-ins while Redis is down (rate_limit_storage).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Redis stops under traffic: a real gunicorn server keeps serving logins, pages and carts, rate limits hold in
-memory meanwhile (logged once), and counting goes back to Redis when it returns."""
+the database meanwhile (logged once), and counting goes back to Redis when it returns."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def shop():
             variant = connection.execute(sa.text(
                 "SELECT product_id, size FROM product_variants ORDER BY stock DESC, id LIMIT 1")).one()  # fmt: skip
         engine.dispose()
-        # One worker: its memory is where the limits live during the outage, so "the sixth is refused" is exact.
+        # One worker (the shared counters stand in the database during the outage; decorator limits in its memory).
         # Every request here comes from 127.0.0.1: the per-client limit is lifted so the per-account one shows.
         env = {"LOGIN_LIMIT_PER_CLIENT": "1000 per minute", "REDIS_RETRY_SECONDS": "1"}
         with AppServer(database_url=database_url, redis_url=redis_server.url, workers=1, threads=8, env=env) as server:

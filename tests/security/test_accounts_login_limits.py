@@ -1,6 +1,7 @@
-"""Issue #10 items 1 and 10: every door that checks a password shares one atomic counter per account and per
-client (the page, POST /api/auth/login, the auth_login tool through the API, MCP and chat); guest tokens are
-limited per client."""
+"""Issue #10 items 1 and 10: every door that checks a password shares one atomic counter per account and client,
+per account (a slower ceiling) and per client (the page, POST /api/auth/login, the auth_login tool through the API,
+MCP and chat); guest tokens are limited per client. Issue #26 item 12: guesses from one address do not lock the
+owner out elsewhere (the account-wide ceiling is made small where a test shows it)."""
 
 import threading
 import uuid
@@ -50,7 +51,8 @@ def test_the_tool_refuses_the_sixth_attempt_after_five_through_the_api_even_with
     assert db.session.query(ApiToken).count() == 0  # no token was issued while limited
 
 
-def test_the_per_account_limit_holds_across_clients_and_doors(app):
+def test_the_per_account_ceiling_holds_across_clients_and_doors(app):
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "5 per hour"
     make_user("sam@example.com")
     doors = [app.test_client() for _ in range(3)]
     for number, client in enumerate(doors):
@@ -134,6 +136,7 @@ def _concurrent_wrong_logins(app, count=50, door="api"):
 
 @pytest.mark.parametrize("door", ["api", "tool"])
 def test_fifty_concurrent_wrong_logins_let_at_most_five_reach_the_password_check(app, door):
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "5 per hour"  # fifty clients: the account-wide ceiling counts them
     make_user("sam@example.com")
 
     statuses = _concurrent_wrong_logins(app, door=door)
@@ -162,6 +165,7 @@ def redis_app(database_url, tmp_path):
 
 
 def test_fifty_concurrent_wrong_logins_with_the_redis_limiter(redis_app):
+    redis_app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "5 per hour"
     make_user("sam@example.com")
 
     statuses = _concurrent_wrong_logins(redis_app)
@@ -188,7 +192,7 @@ def test_the_service_counts_before_checking_the_password(app):
             accounts.authenticate("sam@example.com", "wrong", client="10.9.9.9")
 
     with pytest.raises(RateLimited) as refused:
-        accounts.authenticate("SAM@example.com", PASSWORD, client="10.9.9.8")
+        accounts.authenticate("SAM@example.com", PASSWORD, client="10.9.9.9")
 
     assert refused.value.code == "rate_limited"
 
@@ -222,8 +226,9 @@ def test_auth_login_over_mcp_http_shares_the_counter_with_the_api(app, client):
     from insightshop.mcp.server import asgi_app
     from tests.mcp.test_mcp_server import LiveASGI
 
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "5 per hour"
     make_user("sam@example.com")
-    client.environ_base["REMOTE_ADDR"] = "10.3.0.1"  # another client: the per-account counter is what refuses
+    client.environ_base["REMOTE_ADDR"] = "10.3.0.1"  # another client: the per-account ceiling is what refuses
     api_statuses = [api_login(client, "wrong").status_code for _ in range(5)]
 
     with LiveASGI(asgi_app(app)) as live:
@@ -241,3 +246,41 @@ def test_auth_login_over_mcp_http_shares_the_counter_with_the_api(app, client):
     assert api_statuses == [401] * 5
     assert result.is_error and result.content[0].text.startswith("rate_limited:")
     assert db.session.query(ApiToken).count() == 0
+
+
+def test_guesses_from_one_client_do_not_lock_the_owner_out_elsewhere(app):
+    make_user("boss@example.com", admin=True)
+    attacker, owner = app.test_client(), app.test_client()
+    attacker.environ_base["REMOTE_ADDR"] = "10.6.0.1"
+    owner.environ_base["REMOTE_ADDR"] = "10.6.0.2"
+
+    guesses = [api_login(attacker, f"guess {n}", "boss@example.com").status_code for n in range(7)]
+    attacker_right = api_login(attacker, PASSWORD, "boss@example.com")
+    owner_api = api_login(owner, PASSWORD, "boss@example.com")
+    owner_page = page_login(owner, PASSWORD, "boss@example.com")
+
+    assert guesses == [401] * 5 + [429] * 2
+    assert attacker_right.status_code == 429  # the guessing address stays locked, even with the right password
+    assert owner_api.status_code == 200 and owner_api.get_json()["token"]
+    assert owner_page.status_code == 302 and owner.get("/account").status_code == 200
+
+
+def test_the_account_wide_ceiling_stops_guesses_spread_over_many_clients(app):
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "8 per hour"
+    make_user("sam@example.com")
+    clients = [app.test_client() for _ in range(5)]
+    for number, client in enumerate(clients):
+        client.environ_base["REMOTE_ADDR"] = f"10.7.0.{number + 1}"
+
+    spread = [api_login(clients[n // 2], f"guess {n}").status_code for n in range(8)]  # two per client, four clients
+    ninth = api_login(clients[4], "guess 9")
+    owner = api_login(clients[4], PASSWORD)
+
+    assert spread == [401] * 8
+    assert ninth.status_code == 429 and owner.status_code == 429
+    assert ninth.get_json()["error"]["details"][0]["scope"] == "login-account"
+
+
+def test_the_account_wide_ceiling_defaults_to_fifty_an_hour(app):
+    assert accounts.LOGIN_ACCOUNT_CEILING.item().amount == 50
+    assert accounts.LOGIN_ACCOUNT_CEILING.item().get_expiry() == 3600

@@ -1,7 +1,7 @@
 """orders remember which client placed them (a hashed address), so guest stock holds are capped per client
 
-Revision ID: 0013_orders_holds_client
-Revises: 0012_receipt_files
+Revision ID: 0014_orders_holds_client
+Revises: 0013_limits_store
 Create Date: 2026-11-28 19:00:00
 
 """
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '0013_orders_holds_client'
-down_revision = '0012_receipt_files'
+revision = '0014_orders_holds_client'
+down_revision = '0013_limits_store'
 branch_labels = None
 depends_on = None
 

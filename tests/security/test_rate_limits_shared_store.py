@@ -1,0 +1,155 @@
+"""Issue #26 item 3: without Redis the limit counters live in the database, so every worker counts against the same
+keys. Two apps on one database stand for two gunicorn workers: what one counts, the other sees (the shared counters
+of rate_limits and Flask-Limiter's decorators alike), and a request's rollback never loses a count."""
+
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from insightshop.extensions import db, limiter
+from insightshop.models.rate_limits import RateLimitCounter
+from insightshop.services import rate_limit_database as store
+from insightshop.services import rate_limits
+from insightshop.services.rate_limit_database import DatabaseStorage
+from insightshop.services.rate_limit_storage import counters
+from tests.conftest import _app_for
+from tests.factories import make_user
+from tests.live.servers import RedisServer
+
+PASSWORD = "correct horse battery"
+RULE = rate_limits.Rule("shared-test", "SHARED_TEST_LIMIT", "3 per minute")
+
+
+@pytest.fixture
+def second_worker(app, database_url):
+    other = _app_for(database_url)
+    yield other
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def api_login(client, password, email="sam@example.com"):
+    return client.post("/api/auth/login", json={"email": email, "password": password})
+
+
+def stored_counters(prefix=""):
+    db.session.expire_all()
+    return [key for key in db.session.scalars(sa.select(RateLimitCounter.key)) if prefix in key]
+
+
+def test_the_default_store_is_the_database(app):
+    assert app.config["RATELIMIT_STORAGE_URI"] == "database://"
+    assert isinstance(counters().primary, DatabaseStorage) and isinstance(limiter.storage, DatabaseStorage)
+
+
+def test_wrong_logins_split_over_two_workers_lock_the_sixth(app, second_worker):
+    make_user("sam@example.com")
+    first, second = app.test_client(), second_worker.test_client()
+
+    statuses = [api_login(first, "wrong").status_code for _ in range(3)]
+    statuses += [api_login(second, "wrong").status_code for _ in range(2)]
+    sixth_first, sixth_second = api_login(first, PASSWORD), api_login(second, PASSWORD)
+
+    assert statuses == [401] * 5
+    assert sixth_first.status_code == 429 and sixth_second.status_code == 429
+    assert stored_counters("login-account-client")
+
+
+def test_a_decorator_limit_split_over_two_workers_holds(app, second_worker):
+    first, second = app.test_client(), second_worker.test_client()
+    body = {"email": "nobody@example.com"}
+
+    statuses = [first.post("/api/auth/password-reset", json=body).status_code for _ in range(3)]
+    statuses += [second.post("/api/auth/password-reset", json=body).status_code for _ in range(2)]
+    sixth = first.post("/api/auth/password-reset", json=body)
+
+    assert statuses == [202] * 5
+    assert sixth.status_code == 429 and sixth.get_json()["error"]["code"] == "rate_limited"
+    assert stored_counters("request_password_reset")  # Flask-Limiter's own key, in the shared table
+
+
+def test_the_shared_counters_of_two_workers_are_one(app, second_worker):
+    rate_limits.take((RULE, "someone"))
+    with second_worker.app_context():
+        rate_limits.take((RULE, "someone"))
+        rate_limits.take((RULE, "someone"))
+        with pytest.raises(rate_limits.RateLimited):
+            rate_limits.take((RULE, "someone"))
+
+    with pytest.raises(rate_limits.RateLimited):
+        rate_limits.take((RULE, "someone"))
+
+
+def test_a_rolled_back_request_keeps_its_count(app):
+    make_user("sam@example.com")
+    for _ in range(3):
+        rate_limits.take((RULE, "rollback"))
+        db.session.rollback()
+
+    with pytest.raises(rate_limits.RateLimited):
+        rate_limits.take((RULE, "rollback"))
+
+
+def test_an_ended_window_starts_again_and_old_rows_are_deleted(app):
+    storage = counters().primary
+    assert [storage.incr("k", 60) for _ in range(3)] == [1, 2, 3]
+    with db.engine.begin() as connection:
+        connection.execute(sa.update(RateLimitCounter.__table__).values(expires_at=time.time() - 3600))
+
+    assert storage.get("k") == 0 and storage.incr("k", 60) == 1
+    assert 0 < storage.get_expiry("k") - time.time() <= 60
+    storage.incr("old", 60)
+    with db.engine.begin() as connection:
+        connection.execute(sa.update(RateLimitCounter.__table__).where(RateLimitCounter.key == "old")
+                           .values(expires_at=time.time() - 3600))  # fmt: skip
+    odds, store.CLEANUP_ODDS = store.CLEANUP_ODDS, 1
+    try:
+        storage.incr("k", 60)
+    finally:
+        store.CLEANUP_ODDS = odds
+    assert stored_counters() == ["k"]
+
+
+def test_a_refund_never_goes_below_zero_nor_revives_an_ended_window(app):
+    storage = counters().primary
+    storage.incr("r", 60)
+
+    assert storage.incr("r", 60, amount=-1) == 0
+    assert storage.incr("r", 60, amount=-1) == 0
+    assert storage.incr("missing", 60, amount=-1) == 0
+    assert storage.get("r") == 0 and storage.get("missing") == 0
+
+
+def test_a_long_key_is_stored_as_its_digest(app):
+    storage = counters().primary
+    key = "LIMITER/" + "x" * 400
+
+    assert storage.incr(key, 60) == 1 and storage.incr(key, 60) == 2
+    assert storage.get(key) == 2
+    storage.clear(key)
+    assert storage.get(key) == 0
+
+
+def test_while_redis_is_down_two_workers_count_in_the_database(database_url):
+    with RedisServer() as redis_server:
+        workers = [_app_for(database_url, REDIS_URL=redis_server.url, REDIS_RETRY_SECONDS=60) for _ in range(2)]
+        try:
+            with workers[0].app_context():
+                make_user("sam@example.com")
+            redis_server.stop()
+            clients = [worker.test_client() for worker in workers]
+
+            statuses = [api_login(clients[n % 2], "wrong").status_code for n in range(5)]
+            sixth = api_login(clients[1], PASSWORD)
+
+            assert statuses == [401] * 5 and sixth.status_code == 429
+            with workers[0].app_context():
+                assert stored_counters("login-account-client")
+        finally:
+            for worker in workers:
+                with worker.app_context():
+                    db.session.remove()
+                    db.engine.dispose()
+            limiter._storage_dead = False  # the limiter is one object for every app of the test process
