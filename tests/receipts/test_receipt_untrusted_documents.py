@@ -15,8 +15,7 @@ from PIL import Image
 
 from insightshop.extensions import db
 from insightshop.models.receipts import Receipt
-from insightshop.services.receipts import jobs, processing
-from insightshop.services.receipts.document import ReceiptDocument
+from insightshop.services.receipts import jobs, storage
 from insightshop.services.receipts.reading import read_document
 from insightshop.services.receipts.reading.errors import UnreadableDocument
 from tests.factories import bearer, make_user
@@ -166,27 +165,42 @@ def _receipt(label: str) -> bytes:
     return f"SHOP {label}\nBREAD 2.00\nTOTAL 2.00\n".encode()
 
 
-@pytest.fixture
-def reading_order(monkeypatch):
-    """Readings are recorded (by file name) instead of run: the order the worker takes receipts in."""
-    order: list[str] = []
+class ReadingOrder:
+    """Records which receipt file the worker fetches to read, in order (by the name it was uploaded as); the
+    first fetch may be held until `release()`, standing for a heavy reading in progress."""
 
-    def read(data, content_type, filename):
-        order.append(filename)
-        return ReceiptDocument.from_lines(data.decode().splitlines())
+    def __init__(self, monkeypatch, hold_first: bool = False):
+        self.names: list[str] = []
+        self.released = threading.Event()
+        if not hold_first:
+            self.released.set()
+        fetch = storage.read_file
 
-    monkeypatch.setattr(processing, "read_file_isolated", read)
-    return order
+        def read_file(stored_name: str) -> bytes:
+            self.names.append(stored_name)
+            self.released.wait(30)
+            return fetch(stored_name)
+
+        monkeypatch.setattr(storage, "read_file", read_file)
+
+    def release(self) -> None:
+        self.released.set()
+
+    @property
+    def filenames(self) -> list[str]:
+        by_stored = dict(db.session.execute(db.select(Receipt.stored_name, Receipt.original_filename)).all())
+        return [by_stored[name] for name in self.names]
 
 
 def test_the_rq_worker_takes_another_users_receipt_before_the_first_users_backlog(client, app, runner,
-                                                                                 monkeypatch, reading_order):  # fmt: skip
+                                                                                 monkeypatch):  # fmt: skip
     try:
         redis.Redis.from_url(REDIS_URL).ping()
     except redis.ConnectionError:
         pytest.fail("Redis is not running at 127.0.0.1:6379 (the machine's service)")
     app.config.update(RECEIPT_QUEUE="rq", REDIS_URL=REDIS_URL)
     monkeypatch.setattr(jobs, "QUEUE_NAME", f"test-receipts-{uuid.uuid4().hex}")
+    reading = ReadingOrder(monkeypatch)
     make_user("a@example.com")
     make_user("b@example.com")
     first, second = bearer(client, "a@example.com"), bearer(client, "b@example.com")
@@ -200,21 +214,14 @@ def test_the_rq_worker_takes_another_users_receipt_before_the_first_users_backlo
         jobs.rq_queue().empty()
 
     assert result.exit_code == 0, result.output
-    assert reading_order == ["a1.txt", "b1.txt", "a2.txt", "a3.txt"]
+    assert reading.filenames == ["a1.txt", "b1.txt", "a2.txt", "a3.txt"]
     statuses = {receipt.status for receipt in db.session.scalars(db.select(Receipt))}
     assert statuses <= {"completed", "needs_review"}  # every receipt read once, by the four turns
 
 
 def test_the_local_worker_takes_another_users_receipt_before_the_first_users_backlog(client, app, monkeypatch):
     app.config["RECEIPT_QUEUE"] = "thread"
-    order, all_queued = [], threading.Event()
-
-    def read(data, content_type, filename):  # the first reading lasts until the other uploads are queued
-        order.append(filename)
-        all_queued.wait(30)
-        return ReceiptDocument.from_lines(data.decode().splitlines())
-
-    monkeypatch.setattr(processing, "read_file_isolated", read)
+    reading = ReadingOrder(monkeypatch, hold_first=True)  # a1 is being read while the others are uploaded
     make_user("a@example.com")
     make_user("b@example.com")
     first, second = bearer(client, "a@example.com"), bearer(client, "b@example.com")
@@ -222,18 +229,19 @@ def test_the_local_worker_takes_another_users_receipt_before_the_first_users_bac
     for n in (1, 2, 3):
         _upload(client, first, _receipt(f"A{n}"), f"a{n}.txt")
     _upload(client, second, _receipt("B1"), "b1.txt")
-    all_queued.set()
+    reading.release()
 
     assert jobs.local_worker(app).wait_idle(60)
-    assert order == ["a1.txt", "b1.txt", "a2.txt", "a3.txt"]
+    assert reading.filenames == ["a1.txt", "b1.txt", "a2.txt", "a3.txt"]
 
 
-def test_with_nothing_else_waiting_a_users_receipts_are_read_in_upload_order(client, receipts_app, reading_order):
+def test_with_nothing_else_waiting_a_users_receipts_are_read_in_upload_order(client, app, monkeypatch):
+    app.config["RECEIPT_QUEUE"] = "thread"
+    reading = ReadingOrder(monkeypatch)
     make_user()
     headers = bearer(client)
-    receipts_app.config["RECEIPT_QUEUE"] = "thread"
     for n in (1, 2, 3):
         _upload(client, headers, _receipt(f"A{n}"), f"a{n}.txt")
 
-    assert jobs.local_worker(receipts_app).wait_idle(60)
-    assert reading_order == ["a1.txt", "a2.txt", "a3.txt"]
+    assert jobs.local_worker(app).wait_idle(60)
+    assert reading.filenames == ["a1.txt", "a2.txt", "a3.txt"]
