@@ -79,7 +79,7 @@ class _Child:
         self.owner = os.getpid()
         self.readings = 0
         self.process = subprocess.Popen(
-            [sys.executable, "-m", __name__, str(memory_mb)], env=os.environ | {"PYTHONPATH": _PROJECT_ROOT},
+            [sys.executable, "-m", __name__, str(memory_mb)], env=_child_environment(),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True, start_new_session=True,
         )  # fmt: skip
 
@@ -132,6 +132,16 @@ def _stop(child: _Child) -> None:
                 pipe.close()
     if _current is child:
         _current = None
+
+
+def _child_environment() -> dict[str, str]:
+    """Only what a reader needs: no secrets (keys, database URLs) for a file to reach through a decoder's bug."""
+    kept = {name: value for name, value in os.environ.items()
+            if name in _KEPT_ENVIRONMENT or name.startswith(("LC_", "OMP_", "ORT_"))}  # fmt: skip
+    return kept | {"PYTHONPATH": _PROJECT_ROOT}
+
+
+_KEPT_ENVIRONMENT = {"PATH", "HOME", "LANG", "TMPDIR", "TZ", "VIRTUAL_ENV", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE"}
 
 
 def _error_from(error: dict, memory_mb: int) -> Exception:
