@@ -40,17 +40,21 @@ def _zeros_deflated(megabytes: int) -> bytes:
     return b"\x78\xda" + block * megabytes + deflate.flush(zlib.Z_FINISH) + checksum.to_bytes(4, "big")
 
 
-def pdf_bomb(megabytes: int = 512, layers: int = 2) -> bytes:
-    """A one-page PDF whose content stream is zeros behind `layers` stacked /FlateDecode filters."""
+def pdf_bomb(megabytes: int = 512, layers: int = 2, *, indirect: bool = False) -> bytes:
+    """A one-page PDF whose content stream is zeros behind `layers` stacked /FlateDecode filters (the filter
+    array written in the stream's dictionary, or `indirect`ly in an object of its own, spelt #-escaped)."""
     data = _zeros_deflated(megabytes)
     for _ in range(layers - 1):
         data = zlib.compress(data, 9)
-    filters = b"[" + b" ".join([b"/FlateDecode"] * layers) + b"]"
+    filters = b"[" + b" ".join([b"/Flate#44ecode" if indirect else b"/FlateDecode"] * layers) + b"]"
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
-        b"<< /Length %d /Filter %s >>\nstream\n" % (len(data), filters) + data + b"\nendstream",
+        b"<< /Length %d /Filter %s >>\nstream\n" % (len(data), b"5 0 R" if indirect else filters)
+        + data
+        + b"\nendstream",
+        filters,
     ]
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for number, body in enumerate(objects, start=1):
@@ -95,15 +99,16 @@ def test_a_stacked_flate_pdf_bomb_is_a_failed_receipt_read_quickly_within_a_memo
 
 
 @pytest.mark.parametrize(
-    "megabytes, layers, why",
-    [(256, 1, "decodes to more than 32 MB"), (64, 3, "compressed 3 times over")],
-    ids=["one huge flate stream", "three flate layers"],
-)
-def test_pdf_streams_are_measured_under_caps_before_pdfminer_inflates_them(megabytes, layers, why):
+    "megabytes, layers, indirect, why",
+    [(256, 1, False, "decodes to more than 32 MB"), (64, 3, False, "compressed 3 times over"),
+     (256, 2, True, "compressed 2 times over")],
+    ids=["one huge flate stream", "three flate layers", "filters in another object, names escaped"],
+)  # fmt: skip
+def test_pdf_streams_are_measured_under_caps_before_pdfminer_inflates_them(megabytes, layers, indirect, why):
     rss_before = _peak_rss_mb()
 
     with pytest.raises(UnreadableDocument) as refused:
-        read_document(pdf_bomb(megabytes, layers), "application/pdf")
+        read_document(pdf_bomb(megabytes, layers, indirect=indirect), "application/pdf")
 
     assert refused.value.reason == "decompression_bomb" and why in refused.value.message
     assert _peak_rss_mb() - rss_before < 100

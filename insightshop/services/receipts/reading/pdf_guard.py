@@ -26,8 +26,8 @@ from .images import MAX_IMAGE_PIXELS
 
 MAX_STREAM_BYTES = 32 * 1024 * 1024  # an A4 page scanned at 300 dpi in colour, uncompressed, is 26 MB
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
-MAX_RATIO = 200  # decoded / encoded, checked once a stream has decoded past RATIO_FLOOR_BYTES
-RATIO_FLOOR_BYTES = 4 * 1024 * 1024
+MAX_RATIO = 500  # decoded / encoded, checked once a stream has decoded past RATIO_FLOOR_BYTES (a clean white
+RATIO_FLOOR_BYTES = 8 * 1024 * 1024  # scan compresses far less; a run of zeros near deflate's limit of ~1,000)
 _CHUNK = 64 * 1024
 
 _EXPANDING = {"FlateDecode", "Fl", "LZWDecode", "LZW", "RunLengthDecode", "RL"}
