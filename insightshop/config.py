@@ -103,6 +103,9 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "RECEIPT_QUEUE": os.environ.get("RECEIPT_QUEUE") or None,
         "RECEIPT_ENGINE": os.environ.get("RECEIPT_ENGINE") or None,
         "RECEIPT_STORAGE_DIR": os.environ.get("RECEIPT_STORAGE_DIR") or None,
+        # Each reading runs in a child process: stopped after this many seconds, with this much address space.
+        "RECEIPT_READ_TIMEOUT_SECONDS": float(os.environ.get("RECEIPT_READ_TIMEOUT_SECONDS", "180")),
+        "RECEIPT_READ_MEMORY_MB": int(os.environ.get("RECEIPT_READ_MEMORY_MB", "3072")),
         "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)

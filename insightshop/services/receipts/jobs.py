@@ -4,6 +4,11 @@ RECEIPT_QUEUE picks the mode: "rq", "thread" or "inline" (run at once, for tests
 "rq" with Redis and "thread" without. Each job calls processing.process_receipt, which claims the receipt
 atomically, so a job delivered twice (a retry, two workers) reads it once.
 
+The queue is fair per user: a queued job (rq or thread) is one turn of a worker, and the turn reads the waiting
+receipt chosen by processing.next_fair_receipt_id from the database (the user with the fewest recent readings
+first), not necessarily the job's own; every upload adds one turn, so every receipt is read. One account's ten
+heavy photos delay another account's receipt by one reading at most. Inline mode reads its own receipt at once.
+
 While Redis is down an upload is not refused: this app process reads the receipt on its local worker thread
 instead (logged once per outage), and enqueues on Redis again as soon as Redis takes a job.
 """
@@ -34,17 +39,21 @@ def enqueue(receipt_id: int) -> None:
     """Queue a stored receipt for reading (after its row is committed)."""
     mode = queue_mode()
     if mode == "inline":
-        run_job(receipt_id)
+        run_job(receipt_id, fair=False)
     elif mode == "rq":
         enqueue_rq(receipt_id)
     else:
         local_worker(current_app._get_current_object()).submit(receipt_id)
 
 
-def run_job(receipt_id: int) -> None:
+def run_job(receipt_id: int, fair: bool = True) -> None:
+    """One worker turn: the fairest waiting receipt (receipt_id when nothing else waits), or receipt_id itself."""
     from . import processing  # processing pulls in the OCR and extraction engines: load them in workers only
 
-    processing.process_receipt(receipt_id)
+    if fair:
+        processing.process_next(receipt_id)
+    else:
+        processing.process_receipt(receipt_id)
 
 
 _rq_outage = Outage("Redis (receipt queue)", "receipts are read on the app server's local worker thread")

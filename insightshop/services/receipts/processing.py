@@ -7,7 +7,8 @@ import time
 from datetime import date, timedelta
 from decimal import Decimal
 
-from sqlalchemy import or_, select, update
+from flask import current_app
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import OperationalError
 
 from ...extensions import db
@@ -17,12 +18,13 @@ from ..citations import provenance
 from ..errors import DomainError
 from . import extraction, item_categories, storage, values
 from .document import ExtractedValue, ReceiptExtraction
-from .reading import read_document
+from .reading.isolation import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS, read_isolated
 from .validation import validate_extraction
 
 log = logging.getLogger(__name__)
 DB_RETRIES = 4  # database errors while saving: retried with exponential backoff
 STALE_AFTER = timedelta(minutes=10)  # a receipt "processing" this long lost its worker
+FAIR_WINDOW = timedelta(minutes=10)  # how far back the readings a user had count when picking the next receipt
 FIELDS = ("merchant_name", "merchant_address", "purchase_date", "currency", "subtotal", "tax_amount", "total_amount")
 
 
@@ -34,7 +36,7 @@ def process_receipt(receipt_id: int, *, engine: str | None = None) -> Receipt | 
     started = time.perf_counter()
     try:
         data = storage.read_file(receipt.stored_name)
-        document = read_document(data, receipt.content_type, receipt.original_filename)
+        document = read_file_isolated(data, receipt.content_type, receipt.original_filename)
         result = extraction.extract(document, engine=engine or extraction.default_engine(), source=data,
                                     content_type=receipt.content_type)  # fmt: skip
     except DomainError as error:
@@ -43,6 +45,48 @@ def process_receipt(receipt_id: int, *, engine: str | None = None) -> Receipt | 
         log.exception("reading receipt %s failed", receipt_id)
         return _fail(receipt_id, ["The receipt could not be read; try another photo or file"], started)
     return _with_db_retries(lambda: _save(receipt_id, document, result, started))
+
+
+def read_file_isolated(data: bytes, content_type: str, filename: str | None):
+    """The file read in the reader process, under the configured time and memory caps (never in this one)."""
+    config = current_app.config
+    return read_isolated(data, content_type, filename,
+                         timeout=float(config.get("RECEIPT_READ_TIMEOUT_SECONDS") or DEFAULT_TIMEOUT_SECONDS),
+                         memory_mb=int(config.get("RECEIPT_READ_MEMORY_MB") or DEFAULT_MEMORY_MB))  # fmt: skip
+
+
+def process_next(hint_id: int | None = None) -> Receipt | None:
+    """Read the waiting receipt that is fairest to take next (next_fair_receipt_id); a queued job is a turn of
+    the worker, not a promise to read its own receipt first. With nothing waiting, the hint is tried (a receipt
+    a sweep re-queued), which does nothing when it is read already."""
+    for _ in range(5):  # another worker may claim the pick first
+        receipt_id = next_fair_receipt_id()
+        if receipt_id is None:
+            break
+        receipt = process_receipt(receipt_id)
+        if receipt is not None:
+            return receipt
+    return process_receipt(hint_id) if hint_id is not None else None
+
+
+def next_fair_receipt_id() -> int | None:
+    """Of the users with receipts waiting, the one whose readings were fewest over FAIR_WINDOW (in flight
+    included) goes first, with their oldest receipt; ties go to the oldest receipt. One account's backlog then
+    delays another's first receipt by one reading at most, whatever the order of the queue."""
+    stale = utcnow() - STALE_AFTER
+    waiting = or_(Receipt.status == "uploaded", (Receipt.status == "processing") & (Receipt.updated_at < stale))
+    firsts = db.session.execute(
+        select(Receipt.user_id, func.min(Receipt.id)).where(waiting).group_by(Receipt.user_id)
+    ).all()  # fmt: skip
+    if len(firsts) <= 1:
+        return firsts[0][1] if firsts else None
+    recent = or_(Receipt.processed_at >= utcnow() - FAIR_WINDOW,
+                 (Receipt.status == "processing") & (Receipt.updated_at >= stale))  # fmt: skip
+    served = dict(db.session.execute(
+        select(Receipt.user_id, func.count()).where(Receipt.user_id.in_([user for user, _ in firsts]), recent)
+        .group_by(Receipt.user_id)
+    ).all())  # fmt: skip
+    return min(firsts, key=lambda row: (served.get(row[0], 0), row[1]))[1]
 
 
 def _claim(receipt_id: int) -> bool:

@@ -37,7 +37,7 @@ def decode_image(data: bytes, pillow_format: str, *, max_pixels: int = MAX_WORKI
         image.load()
         scale = original_width / image.width
         image = _flatten(ImageOps.exif_transpose(image))
-    except UnreadableDocument:
+    except (UnreadableDocument, MemoryError):  # out of memory: the reader process reports it as such
         raise
     except Image.DecompressionBombError:
         raise _too_many_pixels() from None

@@ -7,10 +7,12 @@ layer or from OCR, so one document has one coordinate system and a page drawn at
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import re
 
 from ..document import ReceiptDocument
+from . import pdf_guard
 from .errors import UnreadableDocument
 from .images import MAX_WORKING_PIXELS
 from .layout import Box, PageText, build_document
@@ -29,22 +31,32 @@ def read_pdf(data: bytes) -> ReceiptDocument:
     """The PDF's lines, page by page: text layer where there is one, OCR of the rendered page where not.
 
     Encrypted PDFs that open without a password (owner-only encryption: permissions) are read; those that
-    need a password are refused.
+    need a password are refused. Every stream is measured first (pdf_guard): decompression bombs are refused
+    before anything inflates them.
     """
     import pdfplumber  # imported here: pdfminer is only needed for PDFs
 
-    try:
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
-            _check_page_count(len(pdf.pages))
-            pages = [_page_words(page, number) for number, page in enumerate(pdf.pages, start=1)]
-    except UnreadableDocument:
-        raise
-    except Exception as error:  # pdfminer reports damaged files with many exception types
-        raise _unreadable_pdf(error) from error
+    pdf_guard.scan(data)
+    with pdf_guard.guarded_reading():
+        try:
+            with pdfplumber.open(io.BytesIO(data)) as pdf:
+                _check_page_count(_count_pages(pdf))
+                pages = [_page_words(page, number) for number, page in enumerate(pdf.pages, start=1)]
+        except (UnreadableDocument, MemoryError):  # out of memory: the reader process reports it as such
+            raise
+        except Exception as error:  # pdfminer reports damaged files with many exception types
+            raise _unreadable_pdf(error) from error
     with_text = sum(1 for page in pages if page.boxes)
     if with_text < len(pages):
         pages = _ocr_pages_without_text(data, pages)
     return build_document(pages, source="pdf_text" if with_text else "ocr")
+
+
+def _count_pages(pdf) -> int:
+    """The number of pages, counted no further than MAX_PAGES + 1 (a page tree can list millions)."""
+    from pdfminer.pdfpage import PDFPage
+
+    return sum(1 for _ in itertools.islice(PDFPage.create_pages(pdf.doc), MAX_PAGES + 1))
 
 
 def _check_page_count(count: int) -> None:
@@ -52,7 +64,8 @@ def _check_page_count(count: int) -> None:
         raise UnreadableDocument("This PDF has no pages.", reason="broken")
     if count > MAX_PAGES:
         raise UnreadableDocument(
-            f"This PDF has {count} pages; receipts of up to {MAX_PAGES} pages can be read.", reason="too_many_pages"
+            f"This PDF has more than {MAX_PAGES} pages; receipts of up to {MAX_PAGES} pages can be read.",
+            reason="too_many_pages",
         )
 
 
