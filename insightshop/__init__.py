@@ -53,10 +53,9 @@ def create_app(config: dict | None = None) -> Flask:
     register_blueprints(app)
     register_web(app)
     register_cli(app)
-    if app.config["TRUSTED_PROXY_HOPS"]:
-        # Outermost, so that every layer inside (the page cache's server too) sees the visitor's address and scheme.
-        from werkzeug.middleware.proxy_fix import ProxyFix
+    # Outermost, so that every layer inside (the page cache's server too) sees the visitor's address and scheme;
+    # with_mcp() puts the same decision in front of /mcp (whichever layer comes first decides, once).
+    from .web.forwarded import TrustedProxies
 
-        hops = app.config["TRUSTED_PROXY_HOPS"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+    app.wsgi_app = TrustedProxies(app.wsgi_app, app.config)
     return app

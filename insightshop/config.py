@@ -131,6 +131,13 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "TRUSTED_HOSTS": _split(os.environ.get("TRUSTED_HOSTS")),
         # Proxies in front of the app (nginx: 1) whose X-Forwarded-For/-Proto are believed; 0 = none.
         "TRUSTED_PROXY_HOPS": int(os.environ.get("TRUSTED_PROXY_HOPS", "0")),
+        # ... and only when the TCP peer is one of these (addresses or CIDR ranges): anyone else's are ignored.
+        "TRUSTED_PROXIES": _split(os.environ.get("TRUSTED_PROXIES")) or ["127.0.0.1", "::1"],
+        # /mcp in each worker process: requests in flight at once (in total and per client address; more answer
+        # 503 / 429 with Retry-After) and seconds each may take, so the shop's pages always keep threads.
+        "MCP_MAX_CONCURRENT": int(os.environ.get("MCP_MAX_CONCURRENT") or max(1, _web_threads() // 2)),
+        "MCP_MAX_CONCURRENT_PER_CLIENT": int(os.environ.get("MCP_MAX_CONCURRENT_PER_CLIENT") or 2),
+        "MCP_REQUEST_TIMEOUT_SECONDS": float(os.environ.get("MCP_REQUEST_TIMEOUT_SECONDS") or 30),
         "DEBUG": _flag(os.environ.get("FLASK_DEBUG")),
         # Several app servers behind one proxy: each may name itself; the name is sent as X-Served-By when set.
         "INSTANCE_NAME": os.environ.get("INSTANCE_NAME") or None,
@@ -151,6 +158,7 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     if "SECRET_KEY" not in config:
         config["SECRET_KEY"] = _secret_key(instance_path, production)
     _public_base_url(config, production)
+    _check_trusted_proxies(config)
     if production:
         _refuse_unsafe_production(config)
     config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(config["SQLALCHEMY_DATABASE_URI"])
@@ -214,6 +222,23 @@ def _public_base_url(config: dict, production: bool) -> None:
         if not production:  # the development server, the test client (localhost) and the browser tests (127.0.0.1)
             hosts += ["localhost", "127.0.0.1"]
         config["TRUSTED_HOSTS"] = list(dict.fromkeys(hosts))
+
+
+def _web_threads() -> int:
+    # gunicorn's threads per worker (deploy/gunicorn.conf.py reads the same variable).
+    try:
+        return int(os.environ.get("WEB_THREADS") or 4)
+    except ValueError:
+        return 4
+
+
+def _check_trusted_proxies(config: dict) -> None:
+    from .web.forwarded import parse_networks
+
+    try:
+        parse_networks(config["TRUSTED_PROXIES"])
+    except ValueError as error:
+        raise ConfigError(f"TRUSTED_PROXIES must be IP addresses or CIDR ranges, comma-separated: {error}") from None
 
 
 def _flag(value: str | None) -> bool:

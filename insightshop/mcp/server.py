@@ -29,7 +29,9 @@ from ..extensions import db
 from ..services import api_tokens
 from ..services.actors import Actor
 from ..services.errors import DomainError
+from ..web.errors import DATABASE_UNAVAILABLE, release_database_session
 from . import tools_registry
+from .http_guard import AsgiGuard, limits_from, note_database_outage, run_off_loop
 
 log = logging.getLogger(__name__)
 request_token: contextvars.ContextVar[str | None] = contextvars.ContextVar("insightshop_mcp_token", default=None)
@@ -55,26 +57,23 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
     def role_of(actor: Actor) -> str:
         return "admin" if actor.is_admin else "user" if actor.has_owner else "anonymous"
 
+    def listed_tools() -> list[types.Tool]:
+        try:
+            actor, _ = principal()
+        except DomainError:
+            actor = Actor()  # only the public tools' list; every call with this token is refused
+        return [_tool(tool["name"]) for tool in tools_registry.get_tools_for_llm(role_of(actor))]
+
     async def list_tools(
         ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        with app.app_context():
-            try:
-                actor, _ = principal()
-            except DomainError:
-                actor = Actor()  # only the public tools' list; every call with this token is refused
-            tools = [_tool(tool["name"]) for tool in tools_registry.get_tools_for_llm(role_of(actor))]
-            db.session.remove()
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=await run_off_loop(lambda: _in_app(app, listed_tools)) or [])
 
     async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
         token = fixed_token if fixed_token is not None else request_token.get()
-        with app.app_context():
-            try:
-                result = call_tool_as(token, params.name, params.arguments if params.arguments is not None else {})
-            finally:
-                db.session.remove()
-        return tool_result(result)
+        arguments = params.arguments if params.arguments is not None else {}
+        result = await run_off_loop(lambda: _in_app(app, lambda: call_tool_as(token, params.name, arguments)))
+        return tool_result(result or DATABASE_OUTAGE_RESULT)
 
     return Server(
         "insightshop",
@@ -85,6 +84,25 @@ def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
         on_call_tool=call_tool,
         get_tool_input_schema=lambda name: None,  # the registry validates; the SDK need not fetch schemas per call
     )
+
+
+DATABASE_OUTAGE_RESULT = {
+    "ok": False,
+    "error": {"code": "service_unavailable", "message": "The shop is briefly unavailable; try again shortly"},
+}
+
+
+def _in_app(app: Flask, work):
+    """work() in an app context of its own (on a worker thread: the event loop never waits on the database). An
+    unreachable database is noted (logged once here; over HTTP the request answers 503) and gives None."""
+    with app.app_context():
+        try:
+            return work()
+        except DATABASE_UNAVAILABLE as error:
+            note_database_outage(error)
+            return None
+        finally:
+            release_database_session()
 
 
 def call_tool_as(token: str | None, name: str, arguments) -> dict:
@@ -193,13 +211,15 @@ class _BearerToContext:
                 if raw.lower().startswith("bearer "):
                     token = raw[7:].strip()
         if token:
-            refusal = self._refusal(token)
+            refusal = await run_off_loop(lambda: self._refusal(token))
             if refusal is not None:
                 await _send_json(send, 401, refusal, {b"www-authenticate": b'Bearer error="invalid_token"'})
                 return
         client = scope.get("client")
+        # a2wsgi gives no client without REMOTE_PORT; the address the WSGI layer decided is still the caller's.
+        address = client[0] if client else (scope.get("wsgi_environ") or {}).get("REMOTE_ADDR")
         reset_token = request_token.set(token)
-        reset_client = request_client.set(client[0] if client else "mcp")
+        reset_client = request_client.set(address or "mcp")
         try:
             await self.asgi_app(scope, receive, send)
         finally:
@@ -213,7 +233,7 @@ class _BearerToContext:
             except DomainError as refused:
                 return refused.to_dict()
             finally:
-                db.session.remove()
+                release_database_session()
         return None
 
 
@@ -240,8 +260,7 @@ def asgi_app(app: Flask, *, allowed_hosts: list[str] | None = None):
         ),
     )
 
-    async def handle_mcp(scope, receive, send):
-        await manager.handle_request(scope, receive, send)
+    guarded = AsgiGuard(_BearerToContext(manager.handle_request, app), app.config, limits_from(app.config))
 
     @contextlib.asynccontextmanager
     async def lifespan(_starlette) -> AsyncIterator[None]:
@@ -251,7 +270,7 @@ def asgi_app(app: Flask, *, allowed_hosts: list[str] | None = None):
     # Route, not Mount: /mcp itself is served (a Mount would redirect it to /mcp/).
     return Starlette(
         routes=[
-            Route("/mcp", endpoint=_BearerToContext(handle_mcp, app), methods=["GET", "POST", "DELETE"]),
+            Route("/mcp", endpoint=guarded),  # every method: the guard answers 405 to all but POST
             Mount("/", app=WSGIMiddleware(app)),
         ],  # fmt: skip
         lifespan=lifespan,

@@ -16,6 +16,8 @@ from flask import Flask
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ..web.forwarded import TrustedProxies
+from .http_guard import AsgiGuard, WsgiGate
 from .server import _BearerToContext, build_server
 
 MCP_PATH = "/mcp"
@@ -34,18 +36,27 @@ def transport_security(app: Flask) -> TransportSecuritySettings:
 
 
 class McpOnWsgi:
-    """WSGI middleware: /mcp goes to the MCP server, everything else to the Flask shop."""
+    """WSGI middleware: /mcp goes to the MCP server, everything else to the Flask shop. Outermost, the client's
+    address is decided once for both (TRUSTED_PROXIES); /mcp then passes the gate of http_guard before the SDK."""
 
     def __init__(self, flask_app: Flask):
         self.flask_app = flask_app
         self._lock = threading.Lock()
         self._bridge = None
         self._bridge_pid: int | None = None
+        self._route_for_client = TrustedProxies(self._route, flask_app.config)
+        self.gate = WsgiGate(flask_app.config)
 
     def __call__(self, environ, start_response):
+        return self._route_for_client(environ, start_response)
+
+    def _route(self, environ, start_response):
         if environ.get("PATH_INFO") == MCP_PATH:
-            return self._bridge_for_this_process()(environ, start_response)
+            return self.gate(environ, start_response, self._call_bridge)
         return self.flask_app(environ, start_response)
+
+    def _call_bridge(self, environ, start_response):
+        return self._bridge_for_this_process()(environ, start_response)
 
     def _bridge_for_this_process(self):
         # A loop thread does not survive fork: each worker process starts its own.
@@ -72,7 +83,8 @@ class McpOnWsgi:
 
         asyncio.run_coroutine_threadsafe(keep_manager_running(), loop)
         running.result(timeout=30)
-        return ASGIMiddleware(_BearerToContext(manager.handle_request, self.flask_app), loop=loop)
+        guarded = AsgiGuard(_BearerToContext(manager.handle_request, self.flask_app), self.flask_app.config)
+        return ASGIMiddleware(guarded, loop=loop)
 
 
 def with_mcp(flask_app: Flask) -> McpOnWsgi:

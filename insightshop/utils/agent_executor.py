@@ -89,7 +89,9 @@ def _propose(name: str, arguments: dict, actor: Actor) -> dict:
         except DomainError as error:
             db.session.rollback()
             return {"ok": False, "error": {"code": error.code, "message": error.message, "details": error.details}}
-        except Exception:
+        except Exception as error:
+            if _database_unavailable(error):
+                raise  # an outage, not this call's failure: every door answers it (503 with Retry-After)
             db.session.rollback()
             log.exception("Precondition of %s failed", name)
             return {"ok": False, "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"}}
@@ -118,7 +120,9 @@ def _execute(name: str, arguments: dict, actor: Actor, api_token: ApiToken | Non
     except DomainError as error:
         db.session.rollback()
         return {"ok": False, "error": {"code": error.code, "message": error.message, "details": error.details}}
-    except Exception:  # a bug must not reach the model or the client as a stack trace
+    except Exception as error:  # a bug must not reach the model or the client as a stack trace
+        if _database_unavailable(error):
+            raise  # an outage, not a failed tool: every door answers it (503 with Retry-After)
         db.session.rollback()
         log.exception("Tool %s failed", name)
         return {
@@ -126,6 +130,12 @@ def _execute(name: str, arguments: dict, actor: Actor, api_token: ApiToken | Non
             "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"},
         }
     return {"ok": True, "data": data}
+
+
+def _database_unavailable(error: Exception) -> bool:
+    from ..web.errors import DATABASE_UNAVAILABLE
+
+    return isinstance(error, DATABASE_UNAVAILABLE)
 
 
 def _audit(actor: Actor, name: str, arguments, result: dict, started: float) -> None:

@@ -1,0 +1,57 @@
+"""Issue 26 item 1 under gunicorn as `make run` serves it: callers holding /mcp connections open (GET streams, POSTs
+whose body never comes) cannot take the threads the shop's pages need."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx2
+import pytest
+
+from tests.live.servers import AppServer, flask_command
+
+pytestmark = pytest.mark.live
+
+GET_STREAM = b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+SLOW_POST = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             b"Accept: application/json, text/event-stream\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\": ")  # fmt: skip
+
+
+def status_of(sock: socket.socket) -> int:
+    sock.settimeout(15)
+    head = sock.recv(4096)
+    return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+
+
+def test_held_mcp_streams_and_slow_posts_leave_the_pages_their_threads(tmp_path):
+    url = f"sqlite:///{tmp_path}/shop.db"
+    flask_command(url, "db", "upgrade")
+    # One worker with four threads: eight held streams used to take them all (and forty wedged a server).
+    server = AppServer(database_url=url, workers=1, threads=4, env={"MCP_REQUEST_TIMEOUT_SECONDS": "3"})
+    with server:
+        streams, posts = [], []
+        try:
+            for _ in range(8):
+                streams.append(socket.create_connection(("127.0.0.1", server.port)))
+                streams[-1].sendall(GET_STREAM)
+            for _ in range(4):
+                posts.append(socket.create_connection(("127.0.0.1", server.port)))
+                posts[-1].sendall(SLOW_POST)  # and the rest of the body never comes
+            time.sleep(0.3)
+
+            pages = []
+            for _ in range(3):
+                started = time.monotonic()
+                page = httpx2.get(server.url + "/", timeout=10)
+                pages.append((page.status_code, time.monotonic() - started))
+            stream_statuses = [status_of(sock) for sock in streams]
+            post_statuses = sorted(status_of(sock) for sock in posts)
+        finally:
+            for sock in streams + posts:
+                sock.close()
+
+    assert all(status == 200 and seconds < 3 for status, seconds in pages), pages
+    assert stream_statuses == [405] * 8
+    # Two held (MCP_MAX_CONCURRENT_PER_CLIENT) until their deadline, the others refused at once.
+    assert post_statuses == [408, 408, 429, 429], post_statuses
