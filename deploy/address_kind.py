@@ -1,4 +1,4 @@
-"""Print "loopback" when the URL given names this machine (127.0.0.0/8, ::1, localhost), else "public".
+"""Print "loopback" when every URL given names this machine (127.0.0.0/8, ::1, localhost), else "public".
 
 deploy/serve asks this before it lets a shop without a Stripe key take test cards: only a demo on loopback may."""
 
@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 
 def kind(url: str) -> str:
-    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()  # "http://0.0.0.0" (every interface) is public
     if host == "localhost":
         return "loopback"
     try:
@@ -18,4 +18,5 @@ def kind(url: str) -> str:
 
 
 if __name__ == "__main__":
-    print(kind(sys.argv[1] if len(sys.argv) > 1 else ""))
+    urls = sys.argv[1:] or [""]
+    print("loopback" if all(kind(url) == "loopback" for url in urls) else "public")

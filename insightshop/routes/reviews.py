@@ -7,9 +7,10 @@ from flask import Blueprint, flash, redirect, url_for
 from ..forms.shop import EmptyForm, ReviewForm
 from ..services import catalog, reviews
 from ..services.errors import DomainError
+from ..services.page_cache import SEARCHES
 from ..web.auth import client_address, current_actor, ensure_guest
 from ..web.forms import show_error
-from ..web.page_cache import remember
+from ..web.page_cache import budget_of, remember
 from ..web.product_page import ProductPage, product_page, review_form_view
 from ..web.rendering import is_fragment_request, render_page
 
@@ -68,9 +69,10 @@ def review_context(page: ProductPage, form: ReviewForm | None = None, notice: st
 def shared_product_page(product_id: int, color: str | None = None, size: str | None = None,
                         picture: str | None = None) -> ProductPage:  # fmt: skip
     """The product page's part every visitor sees alike, from the data cache (keyed by the raw choices)."""
-    return remember(
-        "product", (product_id, color, size, picture), lambda: product_page(product_id, color, size, picture)
-    )
+    # Made-up choices (?color=<anything>) are kept in the searches' budget: they cannot push out real pages.
+    budget = budget_of("shop.show_product", {"color": color, "size": size, "view": picture})
+    choices = (product_id, color, size, picture)
+    return remember("product", choices, lambda: product_page(*choices), typed=budget == SEARCHES)
 
 
 def _errors(form) -> str:

@@ -43,7 +43,7 @@ def _home_rows() -> dict:
 @shop.get("/catalog")
 def show_catalog():
     query = browse_params(request.args, strict=False, default_per_page=current_app.config["CATALOG_PAGE_SIZE"])
-    view = remember("catalog", query, lambda: _catalog_view(query))
+    view = remember("catalog", query, lambda: _catalog_view(query), typed=bool(query.text))
     response = render_page(
         "shop/catalog.html", ["results", "facets", "filters_label", "filters_footer"], view=view, query=query
     )
@@ -55,7 +55,8 @@ def show_catalog():
 
 def _catalog_view(query) -> display.CatalogView:
     """One page of results with its facets, as every visitor sees it (the data cache shares it)."""
-    facets = remember("facets", replace(query, page=1, sort="relevance"), lambda: catalog.catalog_facets(query))
+    facets = remember("facets", replace(query, page=1, sort="relevance"), lambda: catalog.catalog_facets(query),
+                      typed=bool(query.text))  # fmt: skip
     return display.catalog_view(query, catalog.search_catalog(query), facets)
 
 

@@ -41,6 +41,18 @@ GENERATION_FILE = "catalog_generation"
 CHANGED_FLAG = "page_cache_catalog_changed"
 FORMAT_VERSION = 2  # of the Redis entries (see RedisBackend): 2 = compressed, indexed for the size cap
 REDIS_ENTRIES = 2000  # the default cap on entries kept in Redis (pages are ~8 KB compressed: ~16 MB)
+# Entries are kept in budgets of their own. Free-text searches (any words anyone types) get a quarter of the cap on
+# top of it: a flood of made-up searches can only push out other searches, never the home, category and product
+# pages, which are bounded by what the catalog holds.
+PAGES, SEARCHES = "pages", "searches"
+SEARCH_SHARE = 0.25
+
+
+def budget_caps(max_entries: int) -> dict[str, int]:
+    """How many entries each budget may keep: max_entries pages, a quarter of that for free-text searches."""
+    return {PAGES: max(1, max_entries), SEARCHES: max(1, int(max_entries * SEARCH_SHARE))}
+
+
 # Pages show a variant's exact stock only up to here: "Only 3 left", the quantity picker's options (at most a cart
 # line's limit). Above it a page says "In stock", whatever the count, so every order taking one of fifty shirts
 # need not end every cached page (web/display.py shows no count above it).
@@ -87,36 +99,40 @@ class MemoryBackend:
 
     def __init__(self, generation: GenerationFile, max_entries: int):
         self.generation = generation
-        self.max_entries = max_entries
-        self._entries: OrderedDict[str, tuple[float, object]] = OrderedDict()
+        self.caps = budget_caps(max_entries)
+        self._budgets: dict[str, OrderedDict[str, tuple[float, object]]] = {name: OrderedDict() for name in self.caps}
         self._lock = threading.Lock()
 
     def get(self, key: str) -> tuple[object | None, str]:
         """The value (None when missing or stale) and the generation it was looked up at."""
         generation = self.generation.read()
         with self._lock:
-            found = self._entries.get(key)
-            if found is None:
-                return None, generation
-            expires, (stored_generation, value) = found
-            if stored_generation != generation or expires <= time.monotonic():
-                del self._entries[key]
-                return None, generation
-            self._entries.move_to_end(key)
-            return value, generation
+            for entries in self._budgets.values():
+                found = entries.get(key)
+                if found is None:
+                    continue
+                expires, (stored_generation, value) = found
+                if stored_generation != generation or expires <= time.monotonic():
+                    del entries[key]
+                    return None, generation
+                entries.move_to_end(key)
+                return value, generation
+            return None, generation
 
-    def set(self, key: str, value: object, ttl: int, generation: str) -> None:
+    def set(self, key: str, value: object, ttl: int, generation: str, budget: str = PAGES) -> None:
         entry = (time.monotonic() + ttl, (generation, value))
         with self._lock:
-            self._entries[key] = entry
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            entries = self._budgets[budget]
+            entries[key] = entry
+            entries.move_to_end(key)
+            while len(entries) > self.caps[budget]:
+                entries.popitem(last=False)
 
     def bump(self) -> None:
         self.generation.bump()
         with self._lock:
-            self._entries.clear()
+            for entries in self._budgets.values():
+                entries.clear()
 
 
 # Store one entry and keep at most ARGV[5] of them: an index (sorted by expiry) names every stored entry; entries
@@ -139,7 +155,8 @@ class RedisBackend:
     """Entries and the generation in Redis: one MGET reads both, so a lookup is a single round trip.
 
     The Redis that holds the cache also holds the rate limits and the receipt queue: however many distinct URLs
-    anyone asks for, the cache keeps at most `max_entries`, compressed (see STORE_BOUNDED)."""
+    anyone asks for, the cache keeps at most `max_entries` pages and a quarter of that of searches, compressed (see
+    STORE_BOUNDED and budget_caps)."""
 
     def __init__(self, url: str, prefix: str, signing_key: bytes, *, max_entries: int = REDIS_ENTRIES):
         import redis
@@ -148,9 +165,9 @@ class RedisBackend:
         # Apart from entries another release left behind (unsigned, or of another shape): bump the version with
         # any change to what is stored.
         self.entry_prefix = f"{prefix}v{FORMAT_VERSION}:"
-        self.index_key = f"{prefix}v{FORMAT_VERSION}-index"
+        self.index_keys = {budget: f"{prefix}v{FORMAT_VERSION}-index:{budget}" for budget in (PAGES, SEARCHES)}
         self.generation_key = f"{prefix}generation"
-        self.max_entries = max(1, max_entries)
+        self.caps = budget_caps(max_entries)
         self._store = self.client.register_script(STORE_BOUNDED)
         if not signing_key:
             raise ValueError("the Redis page cache needs a signing key (the app's SECRET_KEY)")
@@ -172,12 +189,12 @@ class RedisBackend:
             return None, generation
         return (value if stored_generation == generation else None), generation
 
-    def set(self, key: str, value: object, ttl: int, generation: bytes) -> None:
+    def set(self, key: str, value: object, ttl: int, generation: bytes, budget: str = PAGES) -> None:
         payload = zlib.compress(pickle.dumps((generation, value), protocol=pickle.HIGHEST_PROTOCOL), 1)
         ttl = max(1, ttl)
         now = time.time()
-        self._store(keys=[self.index_key, self.entry_prefix + key],
-                    args=[self._signature(key, payload) + payload, ttl, now + ttl, now, self.max_entries,
+        self._store(keys=[self.index_keys[budget], self.entry_prefix + key],
+                    args=[self._signature(key, payload) + payload, ttl, now + ttl, now, self.caps[budget],
                           max(ttl, 3600)])  # fmt: skip
 
     def _signature(self, key: str, payload: bytes) -> bytes:
@@ -224,17 +241,18 @@ class PageCache:
     def get(self, key: str) -> object | None:
         return self.lookup(key)[0]
 
-    def store(self, key: str, value: object, ttl: int, stamp: Stamp) -> None:
+    def store(self, key: str, value: object, ttl: int, stamp: Stamp, budget: str = PAGES) -> None:
+        """Keep the value for ttl seconds in its budget (SEARCHES for anything keyed by words a visitor typed)."""
         backend, generation = stamp
         if ttl <= 0 or backend is not self._backend():
             return  # Redis went down or came back since the lookup: this one value goes unstored
         if backend is self.memory:
-            self.memory.set(key, value, ttl, generation)
+            self.memory.set(key, value, ttl, generation, budget)
             return
         import redis
 
         try:
-            self.redis.set(key, value, ttl, generation)
+            self.redis.set(key, value, ttl, generation, budget)
         except redis.RedisError as error:
             self._redis_failed(error)
 
@@ -278,7 +296,6 @@ class PageCache:
     def _redis_failed(self, error: Exception) -> None:
         self._next_try = time.monotonic() + self.retry_seconds
         self.outage.failed(error)
-
 
 
 # Every commit that wrote a product, variant, sale or review bumps the generation, once, after it is durable. A

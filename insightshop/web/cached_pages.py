@@ -35,6 +35,7 @@ PER_REQUEST_HEADERS = frozenset({"set-cookie", "content-length", "x-cache", "x-r
 
 class Storable(NamedTuple):
     ttl: int
+    budget: str  # services.page_cache.PAGES or SEARCHES
     token: str | None  # the CSRF token this rendering carries, to replace by the placeholder
     endpoint: str
     rule: str
@@ -138,7 +139,7 @@ class CachedPageServer:
         kept = [(name, value) for name, value in headers if name.lower() not in PER_REQUEST_HEADERS]
         page = StoredPage(status, kept, shared, storable.endpoint, storable.rule)
         try:
-            self.app.extensions["page_cache"].store(key, page, storable.ttl, stamp)
+            self.app.extensions["page_cache"].store(key, page, storable.ttl, stamp, storable.budget)
         except Exception:  # the visitor has their page: a copy not kept is only a later miss
             log.exception("The page cache failed to store a page")
         return [body]

@@ -13,14 +13,18 @@ from datetime import datetime
 from flask import Flask, Response, current_app, g, has_app_context, request, session
 
 from ..models.base import utcnow
-from ..schemas.catalog import BROWSE_PARAMS_SCHEMA
+from ..schemas.catalog import BROWSE_PARAMS_SCHEMA, browse_params
 from ..services import pricing
-from ..services.page_cache import PageCache, install_invalidation
+from ..services.errors import DomainError
+from ..services.illustrations import VIEWS
+from ..services.page_cache import PAGES, SEARCHES, PageCache, install_invalidation
+from ..services.vocabulary import COLORS, SIZES
 from .anonymous_session import holds_nothing_personal
 from .cached_pages import LOOKUP, STORABLE, CachedPageServer, Storable
 from .errors import DATABASE_UNAVAILABLE
 
 CACHED_ENDPOINTS = frozenset({"shop.show_home", "shop.show_catalog", "shop.show_product"})
+FREE_CATALOG_ARGUMENTS = ("q", "min_price", "max_price")
 # The query parameters each cached page reads. A URL with any other (?utm=…, ?junk=1) is rendered but never stored:
 # every distinct junk URL would otherwise be one more stored copy, and its links carry the junk along.
 PAGE_ARGUMENTS = {
@@ -65,7 +69,12 @@ def mark_storable(response: Response) -> Response:
     request.environ.pop(STORABLE, None)
     if LOOKUP not in request.environ or request.method != "GET" or request.endpoint not in CACHED_ENDPOINTS:
         return response
-    if response.status_code != 200 or response.direct_passthrough or response.is_streamed or not holds_nothing_personal(session):
+    if (
+        response.status_code != 200
+        or response.direct_passthrough
+        or response.is_streamed
+        or not holds_nothing_personal(session)
+    ):
         return response  # e.g. the view flashed a message or gave the visitor a guest identity
     if not set(request.args) <= PAGE_ARGUMENTS[request.endpoint]:
         return response
@@ -77,6 +86,7 @@ def mark_storable(response: Response) -> Response:
         return response
     request.environ[STORABLE] = Storable(
         ttl=ttl,
+        budget=budget_of(request.endpoint, request.args),
         token=g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")),
         endpoint=request.endpoint,
         rule=request.url_rule.rule,
@@ -84,10 +94,28 @@ def mark_storable(response: Response) -> Response:
     return response
 
 
-def remember(name: str, args: object, compute):
+def budget_of(endpoint: str, args) -> str:
+    """PAGES for a page every shopper reaches by the shop's own links (a department, a colour, a size: bounded by
+    the catalog), SEARCHES for one keyed by anything else a visitor can make up: words, prices, invalid values."""
+    if endpoint == "shop.show_catalog":
+        if any(args.get(name, "").strip() for name in FREE_CATALOG_ARGUMENTS):
+            return SEARCHES
+        try:
+            browse_params(args, strict=True)
+        except DomainError:
+            return SEARCHES
+        return PAGES
+    if endpoint == "shop.show_product":
+        known = {"color": COLORS, "size": SIZES, "view": VIEWS}
+        return PAGES if all((args.get(name) or known[name][0]) in known[name] for name in known) else SEARCHES
+    return PAGES
+
+
+def remember(name: str, args: object, compute, *, typed: bool = False):
     """A value every visitor sees alike (facet counts, the home page's rows), computed once per catalog generation
     and sale boundary; the same for logged-in shoppers, since nothing in it is theirs. DATA_CACHE turns it off, not
-    PAGE_CACHE. Values must pickle (the Redis backend stores them)."""
+    PAGE_CACHE. Values must pickle (the Redis backend stores them). typed: keyed by words a visitor typed (a
+    search), kept in the searches' budget."""
     if not current_app.config["DATA_CACHE"]:
         return compute()
     cache = current_app.extensions["page_cache"]
@@ -95,7 +123,7 @@ def remember(name: str, args: object, compute):
     value, stamp = cache.lookup(key)
     if value is None:
         value = compute()
-        cache.store(key, value, _seconds_to_keep(utcnow()), stamp)
+        cache.store(key, value, _seconds_to_keep(utcnow()), stamp, SEARCHES if typed else PAGES)
     return value
 
 

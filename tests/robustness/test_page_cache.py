@@ -265,8 +265,8 @@ def test_the_redis_backend_shares_pages_and_invalidates(cached, redis_prefix):
 
     stored = list(redis.Redis.from_url(REDIS_URL).scan_iter(f"{redis_prefix}*"))
     assert page.headers["X-Cache"] == "miss" and "$29.00" in page.get_data(as_text=True)
-    assert f"{redis_prefix}generation".encode() in stored and f"{redis_prefix}v2-index".encode() in stored
-    assert len(stored) == 3  # the generation, the index of entries and the one page
+    assert f"{redis_prefix}generation".encode() in stored and f"{redis_prefix}v2-index:pages".encode() in stored
+    assert len(stored) == 3  # the generation, the index of the pages' budget and the one page
 
 
 def test_unreachable_redis_falls_back_to_memory_and_logs_once(cached, caplog, monkeypatch):
@@ -672,7 +672,7 @@ def test_the_redis_cache_keeps_at_most_its_cap_of_entries(redis_prefix):
     entries = list(client.scan_iter(f"{backend.entry_prefix}*"))
 
     assert len(entries) == 5
-    assert client.zcard(backend.index_key) == 5
+    assert client.zcard(backend.index_keys["pages"]) == 5
     assert sum(client.memory_usage(key) for key in entries) < 5 * 10_000  # stored compressed
     assert backend.get("page:39")[0].startswith("<html>")  # the newest are kept
     assert backend.get("page:0")[0] is None
@@ -690,3 +690,41 @@ def test_urls_with_parameters_a_page_does_not_read_are_never_stored(cached):
     assert junk == ["miss"] * 3 and product_junk == ["miss"] * 2
     assert known == "miss" and reordered.headers["X-Cache"] == "hit"
     assert "Oxford Shirt" in reordered.get_data(as_text=True)
+
+
+def test_made_up_searches_and_values_never_push_out_the_shops_own_pages(redis_prefix):
+    # Issue 26 item 8 (re-attack): thousands of distinct searches (?q=<random>, ?color=<junk>) only compete with
+    # each other, in a budget of a quarter of the cap; department, colour and product pages keep their places.
+    from insightshop.services.page_cache import PAGES, SEARCHES
+
+    backend = RedisBackend(REDIS_URL, redis_prefix, b"the app's secret", max_entries=8)
+    _, generation = backend.get("page:home")
+    for page in ("home", "men", "women", "product-1"):
+        backend.set(f"page:{page}", page, 300, generation, PAGES)
+    for number in range(50):
+        backend.set(f"page:q{number}", "a search", 300, generation, SEARCHES)
+    client = redis.Redis.from_url(REDIS_URL)
+
+    assert [backend.get(f"page:{page}")[0] for page in ("home", "men", "women", "product-1")] == [
+        "home", "men", "women", "product-1"]  # fmt: skip
+    assert client.zcard(backend.index_keys[SEARCHES]) == 2
+    assert backend.get("page:q49")[0] == "a search" and backend.get("page:q0")[0] is None
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "args", "budget"),
+    [
+        ("shop.show_catalog", {}, "pages"),
+        ("shop.show_catalog", {"category": "men", "color": "white", "size": "L", "sort": "price_low"}, "pages"),
+        ("shop.show_catalog", {"q": "white shirt"}, "searches"),
+        ("shop.show_catalog", {"min_price": "10.01"}, "searches"),
+        ("shop.show_catalog", {"color": "no-such-colour"}, "searches"),
+        ("shop.show_product", {"color": "white", "size": "M"}, "pages"),
+        ("shop.show_product", {"color": "x1y2z3"}, "searches"),
+        ("shop.show_home", {}, "pages"),
+    ],
+)
+def test_which_urls_count_as_the_shops_own_pages(app, endpoint, args, budget):
+    from werkzeug.datastructures import MultiDict
+
+    assert web_page_cache.budget_of(endpoint, MultiDict(args)) == budget

@@ -320,9 +320,11 @@ def test_deploy_serve_never_turns_on_test_payments_for_a_public_address(tmp_path
     lookalike = _serve(tmp_path, PUBLIC_BASE_URL="http://127.0.0.1.example.com")
     loopback = _serve(tmp_path, PORT="5999")
     explicit = _serve(tmp_path, PUBLIC_BASE_URL="https://demo.example.com", ALLOW_OFFLINE_PAYMENTS="1")
+    listening_everywhere = _serve(tmp_path, HOST="0.0.0.0")  # no public URL given: it defaults to loopback
 
     assert public.returncode == 1 and "STRIPE_SECRET_KEY must be set" in public.stderr
     assert "payments:" not in public.stdout
     assert lookalike.returncode == 1
     assert loopback.returncode == 0 and loopback.stdout.strip() == "payments:1"
     assert explicit.returncode == 0 and explicit.stdout.strip() == "payments:1"  # the operator's own decision
+    assert listening_everywhere.returncode == 1 and "payments:" not in listening_everywhere.stdout

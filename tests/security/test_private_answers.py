@@ -104,3 +104,14 @@ def test_concurrent_first_adds_of_a_new_browser_share_one_guest_cart(app, client
     last = app.test_client()
     last.set_cookie("session", SimpleCookie(answers[0].headers["Set-Cookie"])["session"].value)
     assert re.search(r"\b4\b", last.get("/cart").get_data(as_text=True))
+
+
+def test_a_guest_order_read_with_its_order_token_is_never_stored(app, client):
+    from insightshop.services.actors import Actor
+
+    order = make_paid_order(Actor(guest_id="g" * 32), make_product())
+
+    response = client.get(f"/api/orders/{order.id}", headers={"X-Order-Token": order.guest_token})
+
+    assert response.status_code == 200 and response.get_json()["order"]["id"] == order.id
+    assert {"no-store", "private"} <= cache_control(response)

@@ -20,7 +20,7 @@ def list_products():
 @api.get("/products/facets")
 def product_facets():
     query = browse_params(request.args, strict=True)
-    return facets_to_dict(remember("facets", query, lambda: catalog.catalog_facets(query)))
+    return facets_to_dict(remember("facets", query, lambda: catalog.catalog_facets(query), typed=bool(query.text)))
 
 
 @api.post("/products/search")
