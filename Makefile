@@ -2,8 +2,9 @@
 #   make run    set up .venv, upgrade the database, seed an empty catalog, serve with gunicorn on
 #               http://127.0.0.1:$PORT (the shop and MCP at /mcp; production settings, see deploy/serve)
 #   make dev    the same database, Flask's development server with the reloader and the debugger
-#   make test   install test dependencies (and Chromium for the browser test), run every test
-#               on SQLite and on PostgreSQL (TEST_DATABASE_URL)
+#   make test   install test dependencies (and Chromium for the browser test), lint, run every test
+#               on SQLite and on PostgreSQL (TEST_DATABASE_URL), on every core (pytest-xdist, TEST_WORKERS)
+#   make test-fast   the quick loop while developing: SQLite, no browser and no live servers
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -12,8 +13,13 @@ FLASK := $(VENV)/bin/flask --app insightshop
 PORT ?= 5000
 TEST_DATABASE_URL ?= postgresql+psycopg://root@127.0.0.1:5432/test
 CHROMIUM ?= /usr/bin/chromium
+# One pytest worker per core; --dist loadgroup keeps the live servers' tests on one worker (tests/conftest.py).
+TEST_WORKERS ?= auto
+PYTEST_ARGS ?=
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
+LINTED := insightshop tests bench deploy run.py
 
-.PHONY: run dev serve db test test-sqlite test-postgres browser-deps server-deps bench lint clean
+.PHONY: run dev serve db test test-sqlite test-postgres test-fast browser-deps server-deps bench lint clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,13 +56,16 @@ server-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-test: test-sqlite test-postgres
+test: lint test-sqlite test-postgres
 
 test-sqlite: $(VENV)/.dev browser-deps server-deps
-	$(PY) -m pytest
+	$(PYTEST)
 
 test-postgres: $(VENV)/.dev
-	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -m "not browser and not live"
+	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) -m "not browser and not live"
+
+test-fast: $(VENV)/.dev
+	$(PYTEST) -m "not browser and not live"
 
 bench: $(VENV)/.dev server-deps
 	$(PY) bench/search.py
@@ -68,8 +77,8 @@ bench: $(VENV)/.dev server-deps
 	$(PY) bench/fuzz_http.py
 
 lint: $(VENV)/.dev
-	$(VENV)/bin/ruff check insightshop tests bench
-	$(VENV)/bin/ruff format --check insightshop tests bench
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED)
 
 clean:
 	rm -rf $(VENV) .pytest_cache bench/.data

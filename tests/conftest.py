@@ -1,7 +1,10 @@
 """Test fixtures: a fresh app and database per test, on SQLite (default) or PostgreSQL (TEST_DATABASE_URL).
 
-The schema always comes from the Alembic migrations, built once per session; each test then gets
-its own copy (SQLite: a copied file) or an emptied schema (PostgreSQL: TRUNCATE ... RESTART IDENTITY).
+The suite runs on every core (pytest-xdist); each worker process has its own SQLite files or PostgreSQL schemas,
+its own instance folder, and picks free ports. The schema always comes from the Alembic migrations, built once per
+worker; each test then gets its own copy (SQLite: a copied file) or an emptied schema (PostgreSQL: TRUNCATE ...
+RESTART IDENTITY). A test that asks for the demo catalog starts from a copy of a database seeded once per worker
+(SQLite: a seeded file; PostgreSQL: its rows put back from a snapshot schema) instead of seeding it again.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def _postgres_schema_url(base: str, schema: str) -> str:
 def migrated_database(tmp_path_factory):
     """The migrated schema every test starts from: ('sqlite', template file) or ('postgresql', url)."""
     if POSTGRES_URL:
-        schema = f"insightshop_test_{os.getpid()}"
+        schema = worker_schema()
         engine = sa.create_engine(_normalise(POSTGRES_URL))
         with engine.begin() as connection:
             connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
@@ -115,15 +118,100 @@ def _empty_postgres(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture
-def database_url(migrated_database, tmp_path) -> str:
+@pytest.fixture(scope="session")
+def seeded_database(migrated_database, tmp_path_factory):
+    """The migrated schema with the demo catalog seeded once: ('sqlite', file) or ('postgresql', snapshot schema)."""
+    from insightshop.services.demo_catalog import seed_demo_catalog
+
     kind, source = migrated_database
-    if kind == "postgresql":
+    if kind == "sqlite":
+        seeded = tmp_path_factory.mktemp("seeded") / "seeded.db"
+        shutil.copyfile(source, seeded)
+        url = f"sqlite:///{seeded}"
+    else:
         _empty_postgres(source)
+        url = source
+    app = _app_for(url)
+    with app.app_context():
+        seed_demo_catalog()
+        db.session.remove()
+        db.engine.dispose()
+    if kind == "sqlite":
+        yield ("sqlite", seeded)
+        return
+    snapshot = f"{worker_schema()}_seeded"
+    _snapshot_postgres(source, snapshot)
+    yield ("postgresql", snapshot)
+    engine = sa.create_engine(source)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{snapshot}" CASCADE'))
+    engine.dispose()
+
+
+@pytest.fixture
+def database_url(request, migrated_database, tmp_path) -> str:
+    """This test's own database, empty but for the migrations' rows, or seeded when it asks for demo_catalog."""
+    kind, source = migrated_database
+    seeded = request.getfixturevalue("seeded_database")[1] if "demo_catalog" in request.fixturenames else None
+    if kind == "postgresql":
+        if seeded:
+            _restore_postgres(source, seeded)
+        else:
+            _empty_postgres(source)
         return source
     target = tmp_path / "test.db"
-    shutil.copyfile(source, target)
+    shutil.copyfile(seeded or source, target)
     return f"sqlite:///{target}"
+
+
+def worker_schema() -> str:
+    """This test process's PostgreSQL schema (each xdist worker is a process of its own)."""
+    return f"insightshop_test_{os.getpid()}"
+
+
+def _user_tables(connection) -> list[str]:
+    """Every table of the test schema (the search index too), parents before children, but alembic_version."""
+    names = set(sa.inspect(connection).get_table_names()) - {"alembic_version"}
+    ordered = [table.name for table in db.metadata.sorted_tables if table.name in names]
+    return ordered + sorted(names - set(ordered))
+
+
+# Per snapshot schema: its tables in insertion order, each with whether an "id" sequence follows its rows.
+_SNAPSHOTS: dict[str, list[tuple[str, bool]]] = {}
+
+
+def _snapshot_postgres(url: str, snapshot: str) -> None:
+    """Copy every table's rows into a schema of their own, to put back before each seeded test."""
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{snapshot}" CASCADE'))
+        connection.execute(sa.text(f'CREATE SCHEMA "{snapshot}"'))
+        tables = []
+        for name in _user_tables(connection):
+            connection.execute(sa.text(f'CREATE TABLE "{snapshot}"."{name}" AS TABLE "{name}"'))
+            sequence = connection.execute(
+                sa.text("SELECT pg_get_serial_sequence(:table, column_name) FROM information_schema.columns "
+                        "WHERE table_schema = current_schema() AND table_name = :table AND column_name = 'id'"),
+                {"table": name},
+            ).scalar()  # fmt: skip
+            tables.append((name, sequence is not None))
+    _SNAPSHOTS[snapshot] = tables
+    engine.dispose()
+
+
+def _restore_postgres(url: str, snapshot: str) -> None:
+    """Empty the test schema and put the snapshot's rows back, sequences continuing after them."""
+    tables = _SNAPSHOTS[snapshot]
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        quoted = ", ".join(f'"{name}"' for name, _ in tables)
+        connection.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
+        for name, has_sequence in tables:
+            connection.execute(sa.text(f'INSERT INTO "{name}" SELECT * FROM "{snapshot}"."{name}"'))
+            if has_sequence:
+                connection.execute(sa.text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                                           f'COALESCE((SELECT MAX(id) FROM "{name}"), 0) + 1, false)'))  # fmt: skip
+    engine.dispose()
 
 
 @pytest.fixture
@@ -156,13 +244,45 @@ def runner(app):
 
 @pytest.fixture
 def demo_catalog(app):
-    from insightshop.services.demo_catalog import seed_demo_catalog
-
-    seed_demo_catalog()
+    """The app over a database holding the demo catalog (copied from the worker's seeded one: see database_url)."""
     return app
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--test-order",
+        default=None,
+        help="'reverse', or an integer seed to shuffle the tests: checks that no test depends on another's leftovers",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if "browser" in Path(str(item.fspath)).parts:
+        parts = Path(str(item.fspath)).parts
+        if "browser" in parts:
             item.add_marker(pytest.mark.browser)
+        # pytest-xdist (--dist loadgroup): the live servers' tests run one after the other on one worker, so two
+        # gunicorn fleets never compete for the two cores; a module with module-scoped set-up stays on one worker,
+        # so that set-up runs once.
+        if "live" in parts:
+            item.add_marker(pytest.mark.xdist_group("live"))
+        elif _uses_module_scoped_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    _reorder(items, config.getoption("--test-order"))
+
+
+def _uses_module_scoped_fixture(item) -> bool:
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return any(definition.scope == "module" for defs in definitions.values() for definition in defs)
+
+
+def _reorder(items: list, order: str | None) -> None:
+    if not order:
+        return
+    if order == "reverse":
+        items.reverse()
+    else:
+        import random
+
+        random.Random(int(order)).shuffle(items)

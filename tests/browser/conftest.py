@@ -32,8 +32,9 @@ def live_server(demo_catalog):
     thread.join(timeout=5)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def browser():
+    """One Chromium per test process; each test gets a fresh context (cookies, storage) of its own."""
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM):
@@ -42,6 +43,14 @@ def browser():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _closes_its_contexts(browser):
+    """The browser outlives each test: whatever contexts a test opened close with it."""
+    yield
+    for context in list(browser.contexts):
+        context.close()
 
 
 @pytest.fixture
