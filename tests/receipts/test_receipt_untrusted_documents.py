@@ -250,3 +250,137 @@ def test_with_nothing_else_waiting_a_users_receipts_are_read_in_upload_order(cli
 
     assert jobs.local_worker(app).wait_idle(60)
     assert reading.filenames == ["a1.txt", "a2.txt", "a3.txt"]
+
+
+# --- review of issue 26, finding 4 and 15: readings capped per machine; reader children idle out, die with
+# their parent, and have a CPU limit; the model's downscaled image is decoded in the reader child only
+
+
+def test_a_reading_waits_for_a_free_machine_slot_and_fails_clearly_without_one(tmp_path):
+    import fcntl
+
+    from insightshop.services.receipts.reading import isolation
+
+    held = open(tmp_path / "receipt-reader-0.lock", "a+b")  # noqa: SIM115 another process's reading holds the only slot
+    fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+    started = time.monotonic()
+    with pytest.raises(isolation.ReadersBusy) as caught:
+        isolation.read_isolated(b"SHOP\nTOTAL 2.00\n", "text/plain", slots_dir=str(tmp_path), slots=1, wait=0.5)
+    assert 0.4 < time.monotonic() - started < 5
+    assert caught.value.reason == "readers_busy" and "busy for 0.5 seconds" in caught.value.message
+
+    fcntl.flock(held.fileno(), fcntl.LOCK_UN)
+    held.close()
+    document = isolation.read_isolated(b"SHOP\nTOTAL 2.00\n", "text/plain", slots_dir=str(tmp_path), slots=1, wait=0.5)
+    assert [line.text for line in document.lines] == ["SHOP", "TOTAL 2.00"]
+
+
+def test_uploads_take_a_slot_in_the_instance_folder(client, receipts_app, receipt_text):
+    import fcntl
+    from pathlib import Path
+
+    receipts_app.config.update(RECEIPT_READERS_PER_MACHINE=1, RECEIPT_READER_WAIT_SECONDS=0.3)
+    folder = Path(receipts_app.instance_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    held = open(folder / "receipt-reader-0.lock", "a+b")  # noqa: SIM115
+    fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+    make_user()
+    try:
+        response = _upload(client, bearer(client), receipt_text, "busy.txt")
+    finally:
+        held.close()
+    receipt = _stored(response.get_json()["receipt"]["id"])
+    assert response.status_code == 201 and receipt.status == "failed"
+    assert receipt.errors[0].startswith("The receipt readers were all busy for 0.3 seconds")
+
+
+def test_an_idle_reader_child_exits_and_the_next_reading_starts_another(tmp_path):
+    from insightshop.services.receipts.reading import isolation
+
+    isolation.read_isolated(b"A 1.00\n", "text/plain", slots_dir=str(tmp_path), idle_seconds=0.5)
+    child = isolation._current.process
+    child.wait(timeout=10)  # exits on its own once idle
+
+    document = isolation.read_isolated(b"B 2.00\n", "text/plain", slots_dir=str(tmp_path), idle_seconds=0.5)
+    assert [line.text for line in document.lines] == ["B 2.00"]
+
+
+def test_the_reader_child_has_a_cpu_limit(tmp_path):
+    from insightshop.services.receipts.reading import isolation
+
+    isolation.read_isolated(b"A 1.00\n", "text/plain", slots_dir=str(tmp_path), timeout=5)
+    with open(f"/proc/{isolation._current.process.pid}/limits") as limits:
+        cpu = next(line for line in limits if line.startswith("Max cpu time")).split()
+    assert cpu[3] != "unlimited" and int(cpu[3]) <= 60 * 60
+
+
+SLOW_CHILD = """
+import sys, time
+from insightshop.services.receipts.reading import isolation
+marker = sys.argv[1]
+isolation._answer = lambda header, data: open(marker, "w").close() or time.sleep(120) or {}
+isolation._serve(3072)
+"""
+
+PARENT = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2]], stdin=subprocess.PIPE, start_new_session=True)
+child.stdin.write(b'\\x00\\x00\\x00\\x02{}\\x00\\x00\\x00\\x01x')  # one request: the child is busy reading it
+child.stdin.flush()
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_reader_child_mid_reading_dies_with_its_parent(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    marker = tmp_path / "reading"
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, SLOW_CHILD, str(marker)], stdout=subprocess.PIPE,
+                              cwd=root, env={**os.environ, "PYTHONPATH": root})  # fmt: skip
+    child = int(parent.stdout.readline())
+    deadline = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < deadline:  # the child is reading
+        time.sleep(0.1)
+    parent.send_signal(signal.SIGKILL)  # as gunicorn kills a stuck worker
+    parent.wait()
+
+    def running() -> bool:
+        try:
+            with open(f"/proc/{child}/status") as status:
+                return not any(line.startswith("State:") and ("Z" in line or "X" in line) for line in status)
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 10
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    alive = running()
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert not alive
+
+
+def test_an_image_too_large_for_the_model_is_downscaled_in_the_reader_child_only(monkeypatch):
+    from insightshop.services.receipts.extraction import claude_request
+
+    wide = io.BytesIO()
+    Image.new("L", (9000, 1000), 255).save(wide, "PNG")  # wider than the API takes: scaled down
+    monkeypatch.setattr(Image.Image, "load", lambda self: (_ for _ in ()).throw(AssertionError("decoded here")))
+
+    fitted = claude_request.fit_image(wide.getvalue(), "image/png")
+
+    monkeypatch.undo()
+    assert fitted is not None and fitted[0] == "image/jpeg"
+    assert max(Image.open(io.BytesIO(fitted[1])).size) <= claude_request.MAX_IMAGE_SIDE
+
+
+def test_an_image_past_the_pixel_cap_is_never_decoded_for_the_model():
+    from insightshop.services.receipts.extraction import claude_request
+
+    assert claude_request.fit_image(png_header(9000, 7000), "image/png") is None
