@@ -384,3 +384,81 @@ def test_an_image_past_the_pixel_cap_is_never_decoded_for_the_model():
     from insightshop.services.receipts.extraction import claude_request
 
     assert claude_request.fit_image(png_header(9000, 7000), "image/png") is None
+
+
+# --- review of issue 26, finding 9: inline images, images summed per page and per document, unloadable objects
+
+
+def _pdf(objects: list[bytes]) -> bytes:
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _stream(dictionary: bytes, data: bytes) -> bytes:
+    return b"<< /Length %d %s >>\nstream\n" % (len(data), dictionary) + data + b"\nendstream"
+
+
+def _image(width: int, height: int) -> bytes:
+    """An image object declaring a size, with a few bytes of JPEG data (PDFium decodes it only to render)."""
+    return _stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+                   b"/BitsPerComponent 8 /Filter /DCTDecode" % (width, height), b"\xff\xd8\xff\xd9")  # fmt: skip
+
+
+def _pdf_with_pages(page_images: list[list[tuple[int, int]]], content: bytes = b"BT ET") -> bytes:
+    """Pages drawing the given images (width, height) as image objects; each page's content stream is `content`
+    followed by a Do for each image."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
+    kids = []
+    for images in page_images:
+        page = len(objects) + 1
+        kids.append(b"%d 0 R" % page)
+        names = b" ".join(b"/Im%d %d 0 R" % (index, page + 2 + index) for index in range(len(images)))
+        draws = b"".join(b" q 100 0 0 100 0 0 cm /Im%d Do Q" % index for index in range(len(images)))
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents %d 0 R "
+                       b"/Resources << /XObject << %s >> >> >>" % (page + 1, names))  # fmt: skip
+        objects.append(_stream(b"", content + draws))
+        objects.extend(_image(width, height) for width, height in images)
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
+    return _pdf(objects)
+
+
+@pytest.mark.parametrize(
+    ("pdf", "why"),
+    [
+        (_pdf_with_pages([[]], b"q 200 0 0 200 0 0 cm BI /W 20000 /H 20000 /CS /G /BPC 8 /F /Fl ID x EI Q"),
+         "an inline image of 20000 x 20000 pixels"),
+        (_pdf_with_pages([[(7000, 7000)] * 3]), "one page draws images of 147 million pixels together"),
+        (_pdf_with_pages([[]], b"BI /Width 7000 /Height 7000 ID x EI BI /Width 7000 /Height 7000 ID x EI"),
+         "one page draws images of 98 million pixels together"),
+        (_pdf_with_pages([[(7000, 7000)]] * 5), "its images hold 245 million pixels together"),
+    ],
+)  # fmt: skip
+def test_pdf_images_are_capped_per_page_and_per_document_inline_ones_included(pdf, why):
+    from insightshop.services.receipts.reading import pdf_guard
+
+    with pytest.raises(pdf_guard.DocumentBomb) as caught:
+        pdf_guard.scan(pdf)
+    assert why in caught.value.message
+
+
+def test_a_pdf_with_images_within_the_caps_passes_the_scan():
+    from insightshop.services.receipts.reading import pdf_guard
+
+    pdf_guard.scan(_pdf_with_pages([[(2500, 3500)], [(2500, 3500)]], b"BI /W 100 /H 50 ID x EI BT (BI ID) Tj ET"))
+
+
+def test_a_pdf_stream_object_that_cannot_be_loaded_is_refused():
+    from insightshop.services.receipts.reading import pdf_guard
+
+    pdf = _pdf_with_pages([[(100, 100)]])
+    broken = pdf.replace(b"5 0 obj\n", b"6 0 obj\n", 1)  # the xref points elsewhere: PDFium would look for it
+    with pytest.raises(UnreadableDocument) as caught:
+        pdf_guard.scan(broken)
+    assert caught.value.reason == "broken" and "damaged parts" in caught.value.message
