@@ -106,6 +106,9 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # Each reading runs in a child process: stopped after this many seconds, with this much address space.
         "RECEIPT_READ_TIMEOUT_SECONDS": float(os.environ.get("RECEIPT_READ_TIMEOUT_SECONDS", "180")),
         "RECEIPT_READ_MEMORY_MB": int(os.environ.get("RECEIPT_READ_MEMORY_MB", "3072")),
+        "RECEIPT_READERS_PER_MACHINE": int(os.environ.get("RECEIPT_READERS_PER_MACHINE", "2")),
+        "RECEIPT_READER_WAIT_SECONDS": float(os.environ.get("RECEIPT_READER_WAIT_SECONDS", "600")),
+        "RECEIPT_READER_IDLE_SECONDS": float(os.environ.get("RECEIPT_READER_IDLE_SECONDS", "300")),
         "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)
