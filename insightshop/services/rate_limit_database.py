@@ -5,7 +5,7 @@ Flask-Limiter's `@limiter.limit` decorators both count in the `rate_limit_counte
 connection and in a transaction of its own, never in the request's session: a request that rolls back neither
 loses nor repeats its counts. An increment is one atomic statement on SQLite and PostgreSQL alike
 (INSERT … ON CONFLICT DO UPDATE … RETURNING); a window that has ended starts again from the increment, and ended
-windows are deleted now and then.
+windows are deleted now and then, in a transaction of their own after the increment.
 """
 
 from __future__ import annotations
@@ -64,9 +64,19 @@ class DatabaseStorage(Storage):
                 ).first()
                 return row[0] if row else 0
             count = connection.execute(_upsert(connection.dialect.name, key, now, float(expiry), amount)).scalar_one()
-            if random.randrange(CLEANUP_ODDS) == 0:
+        if random.randrange(CLEANUP_ODDS) == 0:
+            self._delete_ended(now)
+        return int(count)
+
+    def _delete_ended(self, now: float) -> None:
+        # In a transaction of its own, after the increment has committed: a DELETE of many rows inside the hot
+        # upsert transaction (holding its row lock) could deadlock with another worker's upsert on PostgreSQL.
+        # A failed cleanup costs nothing but stale rows; the next one deletes them.
+        try:
+            with self._connect() as connection:
                 connection.execute(delete(_table).where(_table.c.expires_at < now - CLEANUP_GRACE))
-            return int(count)
+        except self.base_exceptions:
+            pass
 
     def get(self, key: str) -> int:
         with self._connect() as connection:

@@ -153,3 +153,37 @@ def test_while_redis_is_down_two_workers_count_in_the_database(database_url):
                     db.session.remove()
                     db.engine.dispose()
             limiter._storage_dead = False  # the limiter is one object for every app of the test process
+
+
+def test_the_cleanup_runs_after_the_increment_has_committed(app, monkeypatch):
+    # Review of issue #26, finding 15: the DELETE of ended windows inside the upsert's transaction (which holds the
+    # key's row lock) could deadlock with another worker's upsert on PostgreSQL; it runs in a transaction of its own.
+    storage = counters().primary
+    storage.incr("hot", 60)
+    monkeypatch.setattr(store, "CLEANUP_ODDS", 1)
+    steps = []
+
+    def statement(conn, cursor, sql, *args):
+        if sql.lstrip().upper().startswith(("INSERT", "DELETE")):
+            steps.append(sql.lstrip().split()[0].upper())
+
+    def commit(conn):
+        steps.append("COMMIT")
+
+    sa.event.listen(db.engine, "before_cursor_execute", statement)
+    sa.event.listen(db.engine, "commit", commit)
+    try:
+        assert storage.incr("hot", 60) == 2
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", statement)
+        sa.event.remove(db.engine, "commit", commit)
+
+    assert steps == ["INSERT", "COMMIT", "DELETE", "COMMIT"]
+
+
+def test_a_failed_cleanup_does_not_lose_the_count(app, monkeypatch):
+    storage = counters().primary
+    monkeypatch.setattr(store, "CLEANUP_ODDS", 1)
+    monkeypatch.setattr(store, "delete", lambda table: (_ for _ in ()).throw(sa.exc.OperationalError("x", {}, None)))
+
+    assert storage.incr("kept", 60) == 1 and storage.get("kept") == 1
