@@ -3,7 +3,8 @@ shop's database (rate_limit_database) — so every worker and app server counts 
 
 A Redis outage must not turn every login into a 500: the limits keep holding in the database meanwhile (still
 shared), in this process's memory only if the database cannot count either (a client spread over N processes may
-then get up to N times the limit), and go back to Redis once it answers a ping again. The decorator limits of
+then get up to N times the limit), and go back to Redis once it answers a ping again. A busy SQLite lock is not an
+outage: that one operation is counted in memory (rate_limit_database.CountersBusy). The decorator limits of
 Flask-Limiter fall back to memory (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from limits.storage import MemoryStorage, Storage
 
 from ..extensions import db, limiter
 from .outages import Outage
-from .rate_limit_database import DatabaseStorage
+from .rate_limit_database import CountersBusy, DatabaseStorage
 
 T = TypeVar("T")
 EXTENSION_KEY = "insightshop.rate_limit_counters"
@@ -47,6 +48,8 @@ class CounterStorage:
             return self._standing_in(operation)
         try:
             return operation(self.primary)
+        except CountersBusy:  # SQLite's write lock stayed taken: contention, not an outage
+            return operation(self.memory)
         except self.primary.base_exceptions as error:
             self._went_down(error)
             return self._standing_in(operation)
@@ -55,7 +58,7 @@ class CounterStorage:
         if self.stand_in is not None:
             try:
                 return operation(self.stand_in)
-            except self.stand_in.base_exceptions:
+            except (*self.stand_in.base_exceptions, CountersBusy):
                 pass  # the database cannot count either: this process's memory is all that is left
         return operation(self.memory)
 
