@@ -42,8 +42,8 @@ CLEANUP_ODDS = 200
 CLEANUP_GRACE = 60.0
 
 # SQLite: how long one try waits for the write lock, and how long the tries of one operation go on.
-SQLITE_BUSY_MS = 100
-SQLITE_LOCK_PATIENCE = 1.0
+SQLITE_BUSY_MS = 250
+SQLITE_LOCK_PATIENCE = 5.0
 
 _table = RateLimitCounter.__table__
 T = TypeVar("T")
