@@ -1,5 +1,5 @@
-"""With Redis down, logins and every other page keep being served: rate limits are counted in this process's
-memory (logged once per outage) and go back to Redis when it answers again. A private redis-server on its own
+"""With Redis down, logins and every other page keep being served: rate limits (the decorators' too) are counted in
+the shared database (the outage logged once) and go back to Redis when it answers again. A private redis-server on its own
 port is stopped and started; tests/live/test_redis_down.py does the same to real gunicorn servers."""
 
 import logging
