@@ -42,3 +42,11 @@ def child_exit(server, worker):
         from insightshop.observability.metrics import mark_process_dead
 
         mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker):
+    """/mcp keeps at least one of this worker's threads free for the pages: it is told the real thread count
+    (--threads or GUNICORN_CMD_ARGS may differ from WEB_THREADS, which MCP_MAX_CONCURRENT's default follows)."""
+    from insightshop.mcp.http_guard import set_worker_threads
+
+    set_worker_threads(worker.cfg.threads)

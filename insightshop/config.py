@@ -80,7 +80,12 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # (UNPAID_ORDER_MINUTES, who has one open order per account); then it expires and the units go back.
         "ORDER_HOLD_MINUTES": int(os.environ.get("ORDER_HOLD_MINUTES", "10")),
         "UNPAID_ORDER_MINUTES": int(os.environ.get("UNPAID_ORDER_MINUTES", "15")),
-        # What a guest's unpaid orders may hold: per order, and at once per client address and per guest identity.
+        # Every this many seconds, per process, one request first releases expired holds (web/hold_sweeper.py), so
+        # pages show their units again without a cron job; 0: before every request, negative: off (cron only; and in
+        # tests, which turn it on where they test it).
+        "ORDER_HOLD_SWEEP_SECONDS": int(os.environ.get("ORDER_HOLD_SWEEP_SECONDS", "-1" if env == "testing" else "30")),
+        # What unpaid orders of guests and unverified accounts may hold: per order, and at once per client address
+        # and per guest identity (a verified customer is never capped).
         "GUEST_ORDER_MAX_LINES": int(os.environ.get("GUEST_ORDER_MAX_LINES", "10")),
         "GUEST_ORDER_MAX_UNITS": int(os.environ.get("GUEST_ORDER_MAX_UNITS", "20")),
         "GUEST_ORDER_MAX_VALUE": os.environ.get("GUEST_ORDER_MAX_VALUE", "1000.00"),
@@ -106,6 +111,9 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         # Each reading runs in a child process: stopped after this many seconds, with this much address space.
         "RECEIPT_READ_TIMEOUT_SECONDS": float(os.environ.get("RECEIPT_READ_TIMEOUT_SECONDS", "180")),
         "RECEIPT_READ_MEMORY_MB": int(os.environ.get("RECEIPT_READ_MEMORY_MB", "3072")),
+        "RECEIPT_READERS_PER_MACHINE": int(os.environ.get("RECEIPT_READERS_PER_MACHINE", "2")),
+        "RECEIPT_READER_WAIT_SECONDS": float(os.environ.get("RECEIPT_READER_WAIT_SECONDS", "600")),
+        "RECEIPT_READER_IDLE_SECONDS": float(os.environ.get("RECEIPT_READER_IDLE_SECONDS", "300")),
         "RECEIPT_UPLOAD_LIMIT": os.environ.get("RECEIPT_UPLOAD_LIMIT", "10 per minute"),
         "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY") or None,
         "ANTHROPIC_MODEL": os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-5-5"),  # current Sonnet (Nov 2026)

@@ -1,8 +1,7 @@
 """Flask extensions, created unbound and initialised in create_app."""
 
-from flask import session
+from flask import request, session
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -46,5 +45,14 @@ class ShopLoginManager(LoginManager):
 login_manager = ShopLoginManager()
 csrf = CSRFProtect()
 htmx = Htmx()
+
+
+def _client_key() -> str:
+    # The same client key as every other per-client limit (web.forwarded: an IPv6 client's /64).
+    from .web.forwarded import client_key_of
+
+    return client_key_of(request.environ)
+
+
 # Storage (Redis when REDIS_URL is set, the database otherwise) is chosen in create_app via RATELIMIT_STORAGE_URI.
-limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)
+limiter = Limiter(key_func=_client_key, default_limits=[], headers_enabled=True)

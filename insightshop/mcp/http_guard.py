@@ -3,11 +3,15 @@ it on the process's event loop, so the requests that may do so are few, short an
 
 - Only POST: stateless Streamable HTTP has no standalone GET stream (an SSE stream would hold a thread for as long
   as the client keeps it open) and no session to DELETE. Anything else answers 405 with `Allow: POST` at once.
-- Bodies: at most MAX_REQUEST_BYTES, read before the request reaches the SDK and within the request's deadline.
+- Bodies: at most MAX_REQUEST_BYTES, with a Content-Length (none, e.g. chunked: 411), read before the request
+  reaches the SDK and within the request's deadline.
 - In flight at once, per worker process: MCP_MAX_CONCURRENT in total (more: 503) and MCP_MAX_CONCURRENT_PER_CLIENT
-  per client address (more: 429), both with Retry-After. A request's place is given back when its answer is sent and
-  every tool call it started has finished. These count threads of this process, not shared state: a request in
-  flight is in one process only.
+  per client (more: 429), both with Retry-After. The client is the principal of a valid bearer token (one shopper
+  behind a shared connector or office address is not every shopper there), else the client key of web.forwarded
+  (the address; an IPv6 client's /64). A request's place is given back when its answer is sent and every tool call
+  it started has finished. These count threads of this process, not shared state: a request in flight is in one
+  process only. Under gunicorn the total is also kept below the worker's real thread count (set_worker_threads), so
+  at least one thread always stays free for the pages.
 - MCP_REQUEST_TIMEOUT_SECONDS per request; later, 503 with Retry-After. Tool calls run on worker threads so that
   the event loop stays free to answer everything else on time.
 - The database unreachable: 503 with Retry-After and a JSON-RPC error, logged, as pages and /api answer.
@@ -30,12 +34,14 @@ from werkzeug.wsgi import ClosingIterator
 
 from ..services.errors import ErrorCode
 from ..web.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS
+from ..web.forwarded import client_key, client_key_of
 
 log = logging.getLogger("insightshop.mcp")
 
 ALLOWED_METHODS = "POST"
 SLOT_KEY = "insightshop.mcp_slot"
 DEADLINE_KEY = "insightshop.mcp_deadline"
+PRINCIPAL_KEY = "insightshop.mcp_principal"  # the bearer token's principal, once the gate found the token valid
 BUSY_RETRY_AFTER_SECONDS = 1
 JSONRPC_INVALID_REQUEST = -32600
 JSONRPC_SERVER_ERROR = -32000
@@ -117,8 +123,26 @@ class Slot:
             self._limits.leave(self.client)
 
 
+_worker_threads: int | None = None  # gunicorn's real threads per worker, once its post_worker_init said so
+
+
+def set_worker_threads(threads: int) -> None:
+    """The threads this worker process really has (deploy/gunicorn.conf.py, post_worker_init: --threads or
+    GUNICORN_CMD_ARGS may differ from WEB_THREADS, which MCP_MAX_CONCURRENT's default is derived from). MCP
+    requests in flight are then kept to one fewer, so a page always has a thread; with one thread, /mcp answers 503."""
+    global _worker_threads
+    _worker_threads = max(1, int(threads))
+    if _worker_threads < 2:
+        log.warning("gunicorn runs 1 thread per worker: /mcp answers 503 so that it cannot take the pages' only "
+                    "thread; set WEB_THREADS to 2 or more to serve MCP")  # fmt: skip
+
+
+def worker_threads() -> int | None:
+    return _worker_threads
+
+
 class McpLimits:
-    """MCP requests in flight in this process, in total and per client address."""
+    """MCP requests in flight in this process, in total and per client (a token's principal, else the address)."""
 
     def __init__(self, total: int, per_client: int):
         self.total = max(1, int(total))
@@ -127,14 +151,23 @@ class McpLimits:
         self._in_flight = 0
         self._by_client: dict[str, int] = {}
 
+    @property
+    def capacity(self) -> int:
+        """The total in flight allowed: MCP_MAX_CONCURRENT, and one fewer than the worker's real threads."""
+        threads = _worker_threads
+        return self.total if threads is None else min(self.total, threads - 1)
+
     def enter(self, client: str) -> tuple[Slot | None, Answer | None]:
         """A place for one more request of `client`, or the refusal to answer instead."""
         with self._lock:
+            if self.capacity < 1:
+                return None, error_answer(503, ErrorCode.UNAVAILABLE,
+                                          "MCP is not served by this server: it runs one thread per worker")  # fmt: skip
             if self._by_client.get(client, 0) >= self.per_client:
                 return None, error_answer(429, ErrorCode.RATE_LIMITED,
                                           "Too many MCP requests at once from this client; wait for an answer first",
                                           retry_after=BUSY_RETRY_AFTER_SECONDS)  # fmt: skip
-            if self._in_flight >= self.total:
+            if self._in_flight >= self.capacity:
                 return None, error_answer(503, ErrorCode.UNAVAILABLE, "The MCP server is busy; try again shortly",
                                           retry_after=BUSY_RETRY_AFTER_SECONDS)  # fmt: skip
             self._in_flight += 1
@@ -159,26 +192,43 @@ def limits_from(config) -> McpLimits:
     return McpLimits(config["MCP_MAX_CONCURRENT"], config["MCP_MAX_CONCURRENT_PER_CLIENT"])
 
 
+def bearer_of(authorization: str | None) -> str | None:
+    scheme, _, token = (authorization or "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
 class WsgiGate:
     """In the gunicorn thread, before the request goes to the event loop: method, body size and body (read within
-    the deadline), and a place within the limits. `bridge` is the WSGI side of the MCP SDK (a2wsgi)."""
+    the deadline), and a place within the limits. `bridge` is the WSGI side of the MCP SDK (a2wsgi).
+    `principal_of(token)` names a valid bearer token's principal (None for an invalid one): the client its
+    requests are counted for."""
 
-    def __init__(self, config, limits: McpLimits | None = None):
+    def __init__(self, config, limits: McpLimits | None = None, principal_of=None):
         self.config = config
         self.limits = limits or limits_from(config)
+        self.principal_of = principal_of
 
     def __call__(self, environ, start_response, bridge):
         if environ.get("REQUEST_METHOD") != "POST":
             return method_not_allowed().wsgi(start_response)
+        if not str(environ.get("CONTENT_LENGTH") or "").strip():
+            # A chunked body (or none announced): its size is unknown until read, so it is refused, not read as empty.
+            return error_answer(411, ErrorCode.BAD_REQUEST,
+                                "Send the JSON-RPC message with a Content-Length").wsgi(start_response)  # fmt: skip
         try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
+            length = int(environ["CONTENT_LENGTH"])
         except ValueError:
             length = -1
         if length < 0:
             return error_answer(400, ErrorCode.BAD_REQUEST, "Bad Content-Length").wsgi(start_response)
         if length > self.config["MAX_CONTENT_LENGTH"]:
             return error_answer(413, ErrorCode.PAYLOAD_TOO_LARGE, "The request body is too large").wsgi(start_response)
-        slot, refusal = self.limits.enter(environ.get("REMOTE_ADDR") or "unknown")
+        try:
+            client = self.client_of(environ)
+        except DATABASE_UNAVAILABLE as error:
+            note_database_outage(error)
+            return database_unavailable_answer().wsgi(start_response)
+        slot, refusal = self.limits.enter(client)
         if refusal is not None:
             return refusal.wsgi(start_response)
         try:
@@ -196,6 +246,15 @@ class WsgiGate:
         except BaseException:
             slot.release()
             raise
+
+    def client_of(self, environ) -> str:
+        """Who the limits count this request for: a valid bearer token's principal, else the client key."""
+        token = bearer_of(environ.get("HTTP_AUTHORIZATION"))
+        principal = self.principal_of(token) if token and self.principal_of is not None else None
+        if principal is not None:
+            environ[PRINCIPAL_KEY] = principal
+            return principal
+        return client_key_of(environ)
 
 
 def read_body(environ, length: int, timeout: float) -> bytes | None:
@@ -262,10 +321,11 @@ class AsgiGuard:
     """ASGI wrapper around the MCP SDK: POST only, the request's deadline, a place within the limits when no WSGI
     gate gave one (the uvicorn server of `flask mcp serve`), and the database outage answered as 503."""
 
-    def __init__(self, asgi_app, config, limits: McpLimits | None = None):
+    def __init__(self, asgi_app, config, limits: McpLimits | None = None, principal_of=None):
         self.asgi_app = asgi_app
         self.config = config
         self.limits = limits
+        self.principal_of = principal_of
 
     async def __call__(self, scope, receive, send):
         if scope.get("type") != "http":
@@ -275,8 +335,12 @@ class AsgiGuard:
         environ = scope.get("wsgi_environ") or {}
         slot, own_slot = environ.get(SLOT_KEY), None
         if slot is None and self.limits is not None:
-            client = scope.get("client")
-            own_slot, refusal = self.limits.enter(client[0] if client else "unknown")
+            try:
+                client = await self._client_of(scope)
+            except DATABASE_UNAVAILABLE as error:
+                note_database_outage(error)
+                return await database_unavailable_answer().asgi(send)
+            own_slot, refusal = self.limits.enter(client)
             if refusal is not None:
                 return await refusal.asgi(send)
             slot = own_slot
@@ -290,6 +354,16 @@ class AsgiGuard:
             current_request.reset(reset)
             if own_slot is not None:
                 own_slot.release()
+
+    async def _client_of(self, scope) -> str:
+        headers = dict(scope.get("headers") or [])
+        token = bearer_of(headers.get(b"authorization", b"").decode("latin-1"))
+        if token and self.principal_of is not None:
+            principal = await anyio.to_thread.run_sync(self.principal_of, token)
+            if principal is not None:
+                return principal
+        client = scope.get("client")
+        return client_key(client[0] if client else None)
 
     async def _answer(self, scope, receive, send, state: RequestState, deadline: float, timeout: float) -> None:
         exchange = _Exchange(receive, send, state, self.config["MAX_CONTENT_LENGTH"])

@@ -30,8 +30,9 @@ from ..services import api_tokens
 from ..services.actors import Actor
 from ..services.errors import DomainError
 from ..web.errors import DATABASE_UNAVAILABLE, release_database_session
+from ..web.forwarded import client_key, client_key_of
 from . import tools_registry
-from .http_guard import AsgiGuard, limits_from, note_database_outage, run_off_loop
+from .http_guard import PRINCIPAL_KEY, AsgiGuard, limits_from, note_database_outage, run_off_loop
 
 log = logging.getLogger(__name__)
 request_token: contextvars.ContextVar[str | None] = contextvars.ContextVar("insightshop_mcp_token", default=None)
@@ -41,6 +42,19 @@ request_client: contextvars.ContextVar[str | None] = contextvars.ContextVar("ins
 def mcp_client_address() -> str | None:
     """The address of the MCP-over-HTTP caller whose tool call is running (per-client login limits), else None."""
     return request_client.get()
+
+
+def token_principal(flask_app: Flask, token: str) -> str | None:
+    """Whom a valid bearer token stands for ("user:ID" or "guest:ID"), the client its /mcp requests are counted
+    for; None for a token that is not valid. An unreachable database raises (DATABASE_UNAVAILABLE)."""
+    with flask_app.app_context():
+        try:
+            actor, _ = api_tokens.actor_for_token(token)
+            return f"user:{actor.user.id}" if actor.user is not None else f"guest:{actor.guest_id}"
+        except DomainError:
+            return None
+        finally:
+            release_database_session()
 
 
 def build_server(app: Flask, *, fixed_token: str | None = None) -> Server:
@@ -210,14 +224,15 @@ class _BearerToContext:
                 raw = value.decode("latin-1")
                 if raw.lower().startswith("bearer "):
                     token = raw[7:].strip()
-        if token:
+        environ = scope.get("wsgi_environ") or {}
+        if token and not environ.get(PRINCIPAL_KEY):  # the WSGI gate found it valid a moment ago
             refusal = await run_off_loop(lambda: self._refusal(token))
             if refusal is not None:
                 await _send_json(send, 401, refusal, {b"www-authenticate": b'Bearer error="invalid_token"'})
                 return
         client = scope.get("client")
-        # a2wsgi gives no client without REMOTE_PORT; the address the WSGI layer decided is still the caller's.
-        address = client[0] if client else (scope.get("wsgi_environ") or {}).get("REMOTE_ADDR")
+        # The client key the WSGI layer decided (a2wsgi gives no client without REMOTE_PORT), else the peer's.
+        address = client_key_of(environ) if environ else client_key(client[0] if client else None)
         reset_token = request_token.set(token)
         reset_client = request_client.set(address or "mcp")
         try:
@@ -260,7 +275,8 @@ def asgi_app(app: Flask, *, allowed_hosts: list[str] | None = None):
         ),
     )
 
-    guarded = AsgiGuard(_BearerToContext(manager.handle_request, app), app.config, limits_from(app.config))
+    guarded = AsgiGuard(_BearerToContext(manager.handle_request, app), app.config, limits_from(app.config),
+                        principal_of=lambda token: token_principal(app, token))  # fmt: skip
 
     @contextlib.asynccontextmanager
     async def lifespan(_starlette) -> AsyncIterator[None]:

@@ -174,7 +174,10 @@ def check_tool_call(tool_name: str, arguments, is_admin: bool) -> tuple[str, str
         return "invalid_arguments", f"Invalid input: {shorten(non_finite)} must be a finite number, not NaN or Infinity"
     control = find_control_character(arguments)
     if control:
-        return "invalid_arguments", f"Invalid input: {shorten(control)} contains a control character (such as a NUL byte)"
+        return (
+            "invalid_arguments",
+            f"Invalid input: {shorten(control)} contains a control character (such as a NUL byte)",
+        )
     if not validator.is_valid(arguments):
         messages = sorted({describe_error(error)["message"] for error in validator.iter_errors(arguments)})
         more = f"; and {len(messages) - MAX_DETAILS} more problems" if len(messages) > MAX_DETAILS else ""

@@ -18,7 +18,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from ..web.forwarded import TrustedProxies
 from .http_guard import AsgiGuard, WsgiGate
-from .server import _BearerToContext, build_server
+from .server import _BearerToContext, build_server, token_principal
 
 MCP_PATH = "/mcp"
 
@@ -45,7 +45,7 @@ class McpOnWsgi:
         self._bridge = None
         self._bridge_pid: int | None = None
         self._route_for_client = TrustedProxies(self._route, flask_app.config)
-        self.gate = WsgiGate(flask_app.config)
+        self.gate = WsgiGate(flask_app.config, principal_of=lambda token: token_principal(flask_app, token))
 
     def __call__(self, environ, start_response):
         return self._route_for_client(environ, start_response)

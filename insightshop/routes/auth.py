@@ -18,6 +18,7 @@ from ..web.auth import client_address, current_actor, log_in, log_out
 from ..web.forms import safe_next, show_error
 
 auth = Blueprint("auth", __name__)
+KNOWN_DEVICE_COOKIE = "insightshop_device"
 
 
 @auth.route("/register", methods=["GET", "POST"])
@@ -45,7 +46,8 @@ def login():
     form = LoginForm()
     if form.validate_on_submit():
         try:
-            user = accounts.authenticate(form.email.data, form.password.data, client=client_address())
+            user = accounts.authenticate(form.email.data, form.password.data, client=client_address(),
+                                         known_device=request.cookies.get(KNOWN_DEVICE_COOKIE))  # fmt: skip
         except RateLimited as error:
             form.form_errors.append(error.message)
             return render_template("auth/login.html", form=form), 429, {"Retry-After": str(error.retry_after)}
@@ -54,8 +56,17 @@ def login():
         else:
             log_in(user, remember=form.remember.data)
             flash(f"Welcome back, {user.display_name}.", "success")
-            return redirect(safe_next(request.args.get("next"), url_for("auth.account")))
+            response = redirect(safe_next(request.args.get("next"), url_for("auth.account")))
+            _remember_device(response, user)
+            return response
     return render_template("auth/login.html", form=form), 422 if form.is_submitted() else 200
+
+
+def _remember_device(response, user) -> None:
+    # This browser may log in to the account past its account-wide ceiling from now on (services/accounts.py).
+    config = current_app.config
+    response.set_cookie(KNOWN_DEVICE_COOKIE, accounts.known_device_token(user), max_age=accounts.KNOWN_DEVICE_MAX_AGE,
+                        httponly=True, secure=config["SESSION_COOKIE_SECURE"], samesite="Lax")  # fmt: skip
 
 
 @auth.post("/logout")
@@ -153,7 +164,7 @@ def reset_password(token: str):
     form = ResetPasswordForm()
     if form.validate_on_submit():
         try:
-            accounts.reset_password(token, form.password.data)
+            accounts.reset_password(token, form.password.data, client=client_address())
         except DomainError as error:
             show_error(form, error, aliases={"password": "password"})
         else:

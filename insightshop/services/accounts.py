@@ -19,7 +19,7 @@ from ..models.accounts import LoginSession, User
 from ..models.base import utcnow
 from .actors import Actor, Unauthorized
 from .errors import Conflict, ErrorCode, Invalid
-from .rate_limits import Rule, take
+from .rate_limits import Rule, reset, take
 
 MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 512
@@ -35,7 +35,10 @@ MIN_STRENGTH_SCORE = 2  # zxcvbn 0-4: 0-1 fall to an online or throttled guessin
 # Every door that checks a password (the page, the JSON API, the auth_login tool via API, MCP and chat)
 # counts against these, before the password is checked; a successful login hands its units back. The short limit
 # is per account *and* client, so guesses from elsewhere cannot lock the owner out; the slow per-account ceiling
-# still caps guessing spread over many addresses.
+# still caps guessing spread over many addresses. So that the ceiling cannot lock the owner out (anyone can fill it
+# in ten minutes from one address), a browser that has logged in to the account before (a signed known-device
+# cookie, see known_device_token) is not held by the ceiling, only by the short limits; and a completed password
+# reset clears the account's counters.
 LOGIN_PER_ACCOUNT = Rule("login-account-client", "LOGIN_LIMIT_PER_ACCOUNT", "5 per minute",
                          "Too many failed logins for this account; wait a minute and try again")  # fmt: skip
 LOGIN_ACCOUNT_CEILING = Rule("login-account", "LOGIN_LIMIT_ACCOUNT_CEILING", "50 per hour",
@@ -55,6 +58,8 @@ class TokenPurpose:
 
 VERIFY = TokenPurpose("insightshop-verify-email", VERIFY_MAX_AGE)
 RESET = TokenPurpose("insightshop-reset-password", RESET_MAX_AGE)
+KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365
+KNOWN_DEVICE = TokenPurpose("insightshop-known-device", KNOWN_DEVICE_MAX_AGE)
 
 
 def normalise_email(email: str) -> str:
@@ -159,14 +164,16 @@ def register_user(
     return user
 
 
-def authenticate(email: str, password: str, *, client: str | None = None) -> User:
+def authenticate(email: str, password: str, *, client: str | None = None, known_device: str | None = None) -> User:
     """The user with these credentials, or 401 with the same message whatever was wrong.
 
     Every attempt is counted per account and client, per client, and against the account's slower ceiling before
     the password is looked at (429 once any is used up, even for the right password); a successful login gives its
-    attempt back."""
+    attempt back. `known_device` (a browser's known-device cookie for this very account) spares the attempt the
+    account-wide ceiling, never the per account+client and per-client limits."""
     account = login_key(email)
-    reservation = take((LOGIN_PER_ACCOUNT, f"{account}|{client or '-'}"), (LOGIN_ACCOUNT_CEILING, account),
+    ceiling = None if known_device and _known_device_account(known_device) == account else account
+    reservation = take((LOGIN_PER_ACCOUNT, f"{account}|{client or '-'}"), (LOGIN_ACCOUNT_CEILING, ceiling),
                        (LOGIN_PER_CLIENT, client))  # fmt: skip
     user = find_user_by_email(email or "")
     valid = check_password_hash(user.password_hash if user else _UNKNOWN_USER_HASH, password or "")
@@ -176,6 +183,26 @@ def authenticate(email: str, password: str, *, client: str | None = None) -> Use
     user.last_login_at = utcnow()
     db.session.commit()
     return user
+
+
+def known_device_token(user: User) -> str:
+    """A signed token naming the account, for the cookie of a browser that has just logged in to it."""
+    return _serializer(KNOWN_DEVICE).dumps({"uid": user.id, "account": login_key(user.email)})
+
+
+def _known_device_account(token: str) -> str | None:
+    try:
+        data = _serializer(KNOWN_DEVICE).loads(token, max_age=KNOWN_DEVICE.max_age)
+    except BadSignature:  # SignatureExpired included
+        return None
+    return data.get("account") if isinstance(data, dict) else None
+
+
+def clear_login_limits(user: User, client: str | None = None) -> None:
+    """Forget the account's ceiling (and this client's per-account counter): the owner has proved control."""
+    account = login_key(user.email)
+    reset(LOGIN_ACCOUNT_CEILING, account)
+    reset(LOGIN_PER_ACCOUNT, f"{account}|{client or '-'}")
 
 
 def login_key(email: str) -> str:
@@ -291,13 +318,15 @@ def _already_verified_by(token: str) -> User | None:
     return user if user is not None and user.is_verified and data.get("fp") == issued_for else None
 
 
-def reset_password(token: str, new_password: str) -> User:
-    """Set a new password with a reset token; the token cannot be used twice."""
+def reset_password(token: str, new_password: str, *, client: str | None = None) -> User:
+    """Set a new password with a reset token; the token cannot be used twice. The account's login counters are
+    cleared (whoever filled them, the owner can log in with the new password at once)."""
     user = _user_from_token(token, RESET)
     check_password_rules(new_password, user_inputs=(user.email, user.first_name, user.last_name))
     user.password_hash = generate_password_hash(new_password, method=PASSWORD_METHOD)
     bump_credential_version(user)
     db.session.commit()
+    clear_login_limits(user, client)
     return user
 
 

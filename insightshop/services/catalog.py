@@ -240,8 +240,12 @@ def resolve_product(clothing_type: str | None, color: str | None = None, size: s
     ]
     if not candidates:
         department = {"men": "men's", "women": "women's", "kids": "kids'"}.get(category or "", category)
-        what = " ".join(filter(None, [department, wanted_color, kind])) + (f" in size {wanted_size}" if wanted_size else "")
-        raise NotFound(f"No {what} in stock" + (f" for {quantity}" if quantity > 1 else ""), code=ErrorCode.OUT_OF_STOCK)
+        what = " ".join(filter(None, [department, wanted_color, kind])) + (
+            f" in size {wanted_size}" if wanted_size else ""
+        )
+        raise NotFound(
+            f"No {what} in stock" + (f" for {quantity}" if quantity > 1 else ""), code=ErrorCode.OUT_OF_STOCK
+        )
     home = None if category else _home_department(kind)
 
     def score(product: Product) -> tuple:
@@ -504,7 +508,11 @@ def _facet_counts(facet_plans: dict[str, _Plan], band_plan: _Plan) -> dict[str, 
     def matched_for(plan: _Plan):
         if plan not in matched:
             name = f"matched_{len(matched)}"
-            columns = (Product.id, *(getattr(Product, f) for f in PRODUCT_FACETS), _price_now(plan.sales).label("price"))
+            columns = (
+                Product.id,
+                *(getattr(Product, f) for f in PRODUCT_FACETS),
+                _price_now(plan.sales).label("price"),
+            )
             statement, _ = _filtered(plan, *columns, match_name=f"{name}_index")
             matched[plan] = statement.cte(name)
         return matched[plan]

@@ -25,6 +25,7 @@ from sqlalchemy import and_, func, or_, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ..extensions import db
+from ..models.accounts import User
 from ..models.base import utcnow
 from ..models.cart import CartItem
 from ..models.catalog import ProductVariant
@@ -245,8 +246,9 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
     _release_open_checkouts(actor)
     _expire_overdue(variant_ids)  # abandoned holds on these variants free their units for this buyer
     held_by = _hold_client(client)
-    if actor.user is None and held_by:
-        _lock_owner(f"c{held_by}")  # one client's guests check out one after the other: the held caps hold
+    capped = hold_capped(actor)
+    if capped and held_by:
+        _lock_owner(f"c{held_by}")  # one client's capped shoppers check out one after the other: the caps hold
     # Row locks (PostgreSQL) in id order, so concurrent checkouts cannot deadlock or both take the last unit.
     locked = {v.id: v for v in db.session.scalars(
         select(ProductVariant).where(ProductVariant.id.in_(variant_ids)).order_by(ProductVariant.id)
@@ -262,7 +264,7 @@ def _place(actor: Actor, details: ShippingDetails, email: str, idempotency_key: 
         carts.check_stock(product, variant, item.quantity)
         lines.append((item, variant, product, book.price_of(product)))
     totals = pricing.totals([(price, item.quantity) for item, _, _, price in lines], details.shipping_method)
-    if actor.user is None:
+    if capped:
         check_guest_hold(actor, held_by, lines=len(items), units=sum(item.quantity for item in items),
                          value=totals.total)  # fmt: skip
     order = Order(
@@ -425,9 +427,10 @@ def expire_unpaid() -> int:
     return write_transaction(work)
 
 
-def release_expired_holds(variant_ids: list[int]) -> int:
-    """Someone needs these variants' units: unpaid orders past their hold time that hold them are expired first
-    (their own transaction, committed), so availability never counts an expired hold; how many expired."""
+def release_expired_holds(variant_ids: list[int] | None) -> int:
+    """Someone needs these variants' units (None: every variant, web/hold_sweeper.py): unpaid orders past their
+    hold time that hold them are expired first (their own transaction, committed), so availability never counts an
+    expired hold; how many expired."""
     statement = _overdue_on(variant_ids)
     if statement is None or db.session.scalar(select(func.count()).select_from(statement.subquery())) == 0:
         return 0  # the common case reads once and takes no write lock
@@ -465,41 +468,56 @@ def _expire_overdue(variant_ids: list[int] | None) -> int:
     return len(overdue)
 
 
+def hold_capped(actor: Actor) -> bool:
+    """Whether this shopper's unpaid orders are capped: guests and accounts whose email is not verified (free,
+    throwaway accounts must not hold more than a guest); a verified customer is never capped."""
+    return actor.user is None or not actor.user.is_verified
+
+
 def check_guest_hold(actor: Actor, held_by: str | None, *, lines: int, units: int, value: Decimal) -> None:
-    """Refuse (409 hold_limit) a guest's order that would hold more than a guest may: per order (lines, units,
-    value), and with the guest's and its client's other open unpaid orders (counted in the database) at once."""
+    """Refuse (409 hold_limit) a capped shopper's order (a guest's, or an unverified account's) that would hold
+    more than a guest may: per order (lines, units, value), and with the other open unpaid orders of its client
+    and its guest identity that capped shoppers placed (counted in the database) at once."""
     config = current_app.config
+    guest = actor.user is None
+    more = "sign in to order more" if guest else "verify your email (use the link we sent you) to order more"
+    who = "A guest order" if guest else "An order from an account whose email is not verified yet"
     per_order = (("lines", lines, int(config.get("GUEST_ORDER_MAX_LINES") or 0), "different items"),
                  ("units", units, int(config.get("GUEST_ORDER_MAX_UNITS") or 0), "units"),
                  ("value", value, Decimal(str(config.get("GUEST_ORDER_MAX_VALUE") or 0)), "worth of goods"))  # fmt: skip
     for what, wanted, cap, words in per_order:
         if cap > 0 and wanted > cap:
             amount = f"${cap:,.2f}" if what == "value" else f"{cap}"
-            _refuse_hold(f"A guest order may hold at most {amount} {words}; sign in to order more",
+            _refuse_hold(f"{who} may hold at most {amount} {words}; {more}",
                          scope=f"{what}_per_order", cap=cap, wanted=wanted)  # fmt: skip
     unit_cap = int(config.get("GUEST_HELD_UNITS_PER_CLIENT") or 0)
     value_cap = Decimal(str(config.get("GUEST_HELD_VALUE_PER_CLIENT") or 0))
     for scope, owner in (("client", Order.hold_client == held_by if held_by else None),
-                         ("guest", Order.cart_guest_id == actor.guest_id if actor.guest_id else None)):  # fmt: skip
+                         ("guest", Order.cart_guest_id == actor.guest_id if guest and actor.guest_id else None)):  # fmt: skip
         if owner is None:
             continue
-        held_units, held_value = _held_by_guests(owner)
+        held_units, held_value = _held_by_capped(owner)
         if unit_cap > 0 and held_units + units > unit_cap:
-            _refuse_hold(f"Unpaid guest orders from here already hold {held_units} units (at most {unit_cap} at "
-                         "once); pay for your open order or sign in to order more",
+            _refuse_hold(f"Unpaid orders from here already hold {held_units} units (at most {unit_cap} at "
+                         f"once); pay for an open order or {more}",
                          scope=f"units_per_{scope}", cap=unit_cap, wanted=held_units + units)  # fmt: skip
         if value_cap > 0 and held_value + value > value_cap:
-            _refuse_hold(f"Unpaid guest orders from here already hold ${held_value:,.2f} of goods (at most "
-                         f"${value_cap:,.2f} at once); pay for your open order or sign in to order more",
+            _refuse_hold(f"Unpaid orders from here already hold ${held_value:,.2f} of goods (at most "
+                         f"${value_cap:,.2f} at once); pay for an open order or {more}",
                          scope=f"value_per_{scope}", cap=value_cap, wanted=held_value + value)  # fmt: skip
 
 
-def _held_by_guests(owner) -> tuple[int, Decimal]:
-    """Units and value that guests' open (unpaid, unexpired) orders matching `owner` hold right now."""
-    minutes = _guest_hold_minutes()
-    open_holds = [Order.status == "pending", Order.paid_at.is_(None), Order.user_id.is_(None), owner]
-    if minutes > 0:
-        open_holds.append(Order.created_at > utcnow() - timedelta(minutes=minutes))
+def _held_by_capped(owner) -> tuple[int, Decimal]:
+    """Units and value that capped shoppers' open orders matching `owner` hold right now: unpaid and within their
+    own hold time, placed by a guest or by an account whose email is not verified (guests' and accounts' alike)."""
+    now = utcnow()
+    unverified = select(User.id).where(User.is_verified.is_(False))
+    open_holds = [Order.status == "pending", Order.paid_at.is_(None), owner,
+                  or_(Order.user_id.is_(None), Order.user_id.in_(unverified))]  # fmt: skip
+    for holder, minutes in ((Order.user_id.is_(None), _guest_hold_minutes()),
+                            (Order.user_id.is_not(None), _customer_hold_minutes())):  # fmt: skip
+        if minutes > 0:
+            open_holds.append(or_(~holder, Order.created_at > now - timedelta(minutes=minutes)))
     units = db.session.scalar(
         select(func.coalesce(func.sum(OrderItem.quantity), 0)).select_from(OrderItem).join(Order).where(*open_holds)
     )
@@ -575,16 +593,18 @@ def list_orders(actor: Actor) -> list[Order]:
 
 def order_status(order_id: int, email: str, *, client: str | None = None) -> Order:
     """An order found by id and email; a wrong email looks exactly like a missing order. Failed lookups are
-    limited per client, per order number and per email (429 rate_limited); a hit gives its count back."""
+    limited per client, per order number and per email (429 rate_limited). The client's own limit is taken first
+    (a hit gives it back); the per-order and per-email counters count only misses, after the check, so misses
+    that others piled up on a number or an email never refuse its buyer's right number + email."""
     given_email = (email or "").strip().lower()
-    attempt = rate_limits.take((LOOKUP_PER_CLIENT, client), (LOOKUP_PER_ORDER, f"order:{order_id}"),
-                               (LOOKUP_PER_EMAIL, given_email or None))  # fmt: skip
+    attempt = rate_limits.take((LOOKUP_PER_CLIENT, client))
     order = db.session.get(Order, order_id)
     given = given_email.encode("utf-8", "surrogatepass")
-    if order is None or not hmac.compare_digest(order.email.lower().encode("utf-8"), given):
-        raise NotFound("No order matches that number and email")
-    attempt.refund()
-    return order
+    if order is not None and hmac.compare_digest(order.email.lower().encode("utf-8"), given):
+        attempt.refund()
+        return order
+    rate_limits.take((LOOKUP_PER_ORDER, f"order:{order_id}"), (LOOKUP_PER_EMAIL, given_email or None))
+    raise NotFound("No order matches that number and email")
 
 
 def send_order_link(order: Order) -> bool:

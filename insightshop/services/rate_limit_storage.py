@@ -3,8 +3,9 @@ shop's database (rate_limit_database) — so every worker and app server counts 
 
 A Redis outage must not turn every login into a 500: the limits keep holding in the database meanwhile (still
 shared), in this process's memory only if the database cannot count either (a client spread over N processes may
-then get up to N times the limit), and go back to Redis once it answers a ping again. The decorator limits of
-Flask-Limiter fall back to memory (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED)."""
+then get up to N times the limit), and go back to Redis once it answers a ping again. A busy SQLite lock is not an
+outage: that one operation is counted in memory (rate_limit_database.CountersBusy). Flask-Limiter's decorator
+limits count through the same stand-ins (SharedCounters), so they too hold in the database while Redis is down."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from limits.storage import MemoryStorage, Storage
 
 from ..extensions import db, limiter
 from .outages import Outage
-from .rate_limit_database import DatabaseStorage
+from .rate_limit_database import CountersBusy, DatabaseStorage
 
 T = TypeVar("T")
 EXTENSION_KEY = "insightshop.rate_limit_counters"
@@ -47,6 +48,8 @@ class CounterStorage:
             return self._standing_in(operation)
         try:
             return operation(self.primary)
+        except CountersBusy:  # SQLite's write lock stayed taken: contention, not an outage
+            return operation(self.memory)
         except self.primary.base_exceptions as error:
             self._went_down(error)
             return self._standing_in(operation)
@@ -55,7 +58,7 @@ class CounterStorage:
         if self.stand_in is not None:
             try:
                 return operation(self.stand_in)
-            except self.stand_in.base_exceptions:
+            except (*self.stand_in.base_exceptions, CountersBusy):
                 pass  # the database cannot count either: this process's memory is all that is left
         return operation(self.memory)
 
@@ -81,6 +84,36 @@ class CounterStorage:
         return True
 
 
+class SharedCounters(Storage):
+    """Flask-Limiter's decorator limits through the current app's CounterStorage: the same stand-ins as
+    rate_limits.take (Redis, the database while it is down, memory only if that fails too). It never raises a
+    storage error, so Flask-Limiter's own per-process memory fallback is never used."""
+
+    STORAGE_SCHEME = None
+
+    @property
+    def base_exceptions(self) -> tuple[type[Exception], ...]:
+        return ()
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return counters().run(lambda storage: storage.incr(key, expiry, amount=amount))
+
+    def get(self, key: str) -> int:
+        return counters().run(lambda storage: storage.get(key))
+
+    def get_expiry(self, key: str) -> float:
+        return counters().run(lambda storage: storage.get_expiry(key))
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        return counters().run(lambda storage: storage.reset())
+
+    def clear(self, key: str) -> None:
+        counters().run(lambda storage: storage.clear(key))
+
+
 def init_app(app: Flask) -> None:
     """Wrap the storage the limiter was just initialised with (call after limiter.init_app)."""
     retry = float(app.config.get("REDIS_RETRY_SECONDS", 5.0))
@@ -96,6 +129,9 @@ def init_app(app: Flask) -> None:
         stand_in = DatabaseStorage()
         stand_in.bind(engine)
     app.extensions[EXTENSION_KEY] = CounterStorage(primary, retry, stand_in)
+    # The limiting strategy (public `Limiter.limiter`) counts through SharedCounters; `limiter.storage` stays the
+    # primary. The limiter is one object for every app of a process: SharedCounters asks the current app.
+    limiter.limiter.storage = SharedCounters()
 
 
 def counters() -> CounterStorage:

@@ -94,7 +94,10 @@ def _propose(name: str, arguments: dict, actor: Actor) -> dict:
                 raise  # an outage, not this call's failure: every door answers it (503 with Retry-After)
             db.session.rollback()
             log.exception("Precondition of %s failed", name)
-            return {"ok": False, "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"}}
+            return {
+                "ok": False,
+                "error": {"code": ErrorCode.INTERNAL_ERROR.value, "message": f"{name} failed unexpectedly"},
+            }
     return {"ok": False, "needs_confirmation": True, "tool": name, "arguments": dict(arguments),
             "error": {"code": CONFIRMATION_REQUIRED,
                       "message": f"{name} changes something: it runs only after the person approves it"}}  # fmt: skip

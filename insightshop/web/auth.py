@@ -13,6 +13,7 @@ from ..models.accounts import ApiToken, User
 from ..services import accounts, api_tokens, cart
 from ..services.actors import Actor
 from .compare_tray import tray_on_this_page
+from .forwarded import client_key_of
 
 GUEST_KEY = "guest_id"
 
@@ -24,8 +25,9 @@ def bearer_token() -> str | None:
 
 
 def client_address() -> str:
-    """Who is calling, for per-client rate limits (the proxy's forwarded address once ProxyFix trusts it)."""
-    return request.remote_addr or "unknown"
+    """Who is calling, for per-client rate limits: the client key web.forwarded decided (the proxy's forwarded
+    address once trusted; an IPv6 client's /64). request.remote_addr stays the full address, for the logs."""
+    return client_key_of(request.environ)
 
 
 def current_actor() -> Actor:

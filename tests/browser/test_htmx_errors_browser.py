@@ -66,7 +66,17 @@ def test_next_page_brings_the_shopper_to_the_top_of_the_new_results(live_server,
 def test_on_a_phone_the_header_is_compact_and_nothing_is_wider_than_the_screen(live_server, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    for path in ("/", "/catalog", "/products/1", "/cart", "/help", "/size-guide", "/orders/lookup", "/login", "/register"):
+    for path in (
+        "/",
+        "/catalog",
+        "/products/1",
+        "/cart",
+        "/help",
+        "/size-guide",
+        "/orders/lookup",
+        "/login",
+        "/register",
+    ):
         page.goto(f"{live_server}{path}")
         height = page.evaluate("document.querySelector('.site-header').getBoundingClientRect().height")
         assert height <= 150, (path, height)

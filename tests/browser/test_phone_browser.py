@@ -249,7 +249,9 @@ def test_a_comparison_in_the_chat_keeps_its_words_whole_on_a_phone(live_server, 
     from tests.browser.test_assistant_browser import ask
 
     phone.goto(f"{live_server}/chat")
-    answer = ask(phone, "compare the Oxford Button-Down Shirt, the Crisp Poplin Dress Shirt and the Relaxed Linen Shirt")
+    answer = ask(
+        phone, "compare the Oxford Button-Down Shirt, the Crisp Poplin Dress Shirt and the Relaxed Linen Shirt"
+    )
     table = answer.get_by_role("region", name="Comparison")
     expect(table.locator("tbody th")).to_have_text(["Price", "Rating", "Fabric", "Sizes"])
     lines = table.locator("tbody th").evaluate_all(

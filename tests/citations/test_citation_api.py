@@ -159,7 +159,13 @@ def test_the_citation_operations_are_in_the_openapi_document(client):
 
     assert paths["/api/search"]["get"]["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/SearchResponse"}  # fmt: skip
-    assert set(paths["/api/mcp/citations/{document_id}/{field_name}"]["get"]["responses"]) == {"200", "400", "401", "404", "503"}
+    assert set(paths["/api/mcp/citations/{document_id}/{field_name}"]["get"]["responses"]) == {
+        "200",
+        "400",
+        "401",
+        "404",
+        "503",
+    }
     assert "patch" in paths["/api/receipts/{receipt_id}/fields/{field_name}"]
     assert "post" in paths["/api/receipts/{receipt_id}/fields/{field_name}/verify"]
     assert "post" in paths["/api/mcp/search"]

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import logging
+import runpy
 import threading
 import time
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from werkzeug.test import Client
 
 from insightshop import create_app
 from insightshop.extensions import db
+from insightshop.mcp import http_guard
 from insightshop.mcp import server as mcp_server
 from insightshop.mcp.wsgi_transport import with_mcp
 from insightshop.services import api_tokens
@@ -159,3 +163,99 @@ def test_with_the_database_unreachable_a_bearer_token_check_is_503_too(app, unre
 
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
     assert answer.get_json()["error"]["data"]["code"] == "service_unavailable"
+
+
+# Review of issue 26: findings 3, 5, 14 and 15.
+
+
+def test_callers_with_valid_tokens_behind_one_address_each_get_their_own_per_client_cap(app, blocking_tool):
+    # A connector (or a NAT'd office) calls /mcp for several shoppers from one address.
+    started, release = blocking_tool
+    app.config.update(MCP_MAX_CONCURRENT=4, MCP_MAX_CONCURRENT_PER_CLIENT=1, MCP_REQUEST_TIMEOUT_SECONDS=20)
+    ann, bob = make_user("ann@example.com"), make_user("bob@example.com")
+    ann_token, _ = api_tokens.issue_token(ann)
+    ann_second_token, _ = api_tokens.issue_token(ann)
+    bob_token, _ = api_tokens.issue_token(bob)
+    shop = with_mcp(app)
+
+    def as_(token):
+        return lambda: post(Client(shop), tool_call(), address="10.9.0.1", headers={"Authorization": f"Bearer {token}"})
+
+    first, first_answer = in_thread(as_(ann_token))
+    assert started.acquire(timeout=10)
+    second, second_answer = in_thread(as_(bob_token))
+    second_started = started.acquire(timeout=10)
+    same_principal = as_(ann_second_token)()  # the same shopper with another token: still one client
+    anonymous = post(Client(shop), "{}", address="10.9.0.1")  # the address itself has no request in flight
+    invalid = post(Client(shop), tool_call(), address="10.9.0.1", headers={"Authorization": "Bearer forged"})
+    release.set()
+    first.join(timeout=10), second.join(timeout=10)
+
+    assert second_started, "a second shopper behind the same address was refused"
+    assert first_answer[0].status_code == second_answer[0].status_code == 200
+    assert same_principal.status_code == 429
+    assert anonymous.status_code not in (429, 503)
+    assert invalid.status_code == 401
+    assert shop.gate.limits.in_flight == 0
+
+
+def test_an_ipv6_caller_is_one_client_across_its_64(app, blocking_tool):
+    started, release = blocking_tool
+    app.config.update(MCP_MAX_CONCURRENT=4, MCP_MAX_CONCURRENT_PER_CLIENT=1, MCP_REQUEST_TIMEOUT_SECONDS=20)
+    shop = with_mcp(app)
+    first, first_answer = in_thread(lambda: post(Client(shop), tool_call(), address="2001:db8:1:2::1"))
+    assert started.acquire(timeout=10)
+
+    same_64 = post(Client(shop), tool_call(), address="2001:db8:1:2:9:9:9:9")
+    mapped = post(Client(shop), "{}", address="::ffff:10.9.0.5")
+    release.set()
+    first.join(timeout=10)
+
+    assert first_answer[0].status_code == 200
+    assert same_64.status_code == 429 and same_64.get_json()["error"]["data"]["code"] == "rate_limited"
+    assert mapped.status_code != 429
+    assert shop.gate.limits.in_flight == 0
+
+
+def test_a_post_without_content_length_is_411_and_never_reaches_the_sdk(app):
+    shop = with_mcp(app)
+
+    # A chunked body: no Content-Length, so its size is unknown until read (it used to be read as empty).
+    chunked = Client(shop).post("/mcp", data=tool_call(), headers={**HEADERS, "Transfer-Encoding": "chunked"},
+                                environ_overrides={"CONTENT_LENGTH": ""}, buffered=True)  # fmt: skip
+
+    assert chunked.status_code == 411
+    assert chunked.get_json()["error"]["data"]["code"] == "bad_request"
+    assert shop._bridge is None and shop.gate.limits.in_flight == 0
+
+
+def test_mcp_leaves_one_of_the_workers_real_threads_to_the_pages(app, blocking_tool, monkeypatch):
+    started, release = blocking_tool
+    monkeypatch.setattr(http_guard, "_worker_threads", None)
+    # MCP_MAX_CONCURRENT was derived from WEB_THREADS; gunicorn was started with --threads 3.
+    app.config.update(MCP_MAX_CONCURRENT=5, MCP_MAX_CONCURRENT_PER_CLIENT=5, MCP_REQUEST_TIMEOUT_SECONDS=20)
+    shop = with_mcp(app)
+    gunicorn_conf = runpy.run_path(str(Path(__file__).parents[2] / "deploy" / "gunicorn.conf.py"))
+    gunicorn_conf["post_worker_init"](SimpleNamespace(cfg=SimpleNamespace(threads=3)))
+
+    held = [in_thread(lambda: post(Client(shop), tool_call())) for _ in range(2)]
+    assert started.acquire(timeout=10) and started.acquire(timeout=10)
+    third = post(Client(shop), tool_call())
+    release.set()
+    for thread, _ in held:
+        thread.join(timeout=10)
+
+    assert http_guard.worker_threads() == 3
+    assert third.status_code == 503 and third.headers["Retry-After"] == "1"
+    assert [answers[0].status_code for _, answers in held] == [200, 200]
+
+
+def test_with_one_thread_per_worker_mcp_is_refused_so_the_pages_keep_it(app, monkeypatch):
+    monkeypatch.setattr(http_guard, "_worker_threads", None)
+    http_guard.set_worker_threads(1)
+    shop = with_mcp(app)
+
+    answer = post(Client(shop), tool_call())
+
+    assert answer.status_code == 503 and answer.get_json()["error"]["data"]["code"] == "unavailable"
+    assert shop._bridge is None

@@ -209,7 +209,9 @@ def test_every_tool_over_mcp_valid_invalid_unknown_property_and_role_matrix(app)
     for (names, refused), expected in ((user_view, "user"), (guest_view, "user"), (anonymous_view, "public")):
         allowed = {n for n in tool_names() if _level(n) == "public" or (expected == "user" and _level(n) == "user")}
         assert names == allowed
-        assert all(result.is_error for result in refused.values()) and len(refused) == len(arguments) - len(allowed & set(arguments))
+        assert all(result.is_error for result in refused.values()) and len(refused) == len(arguments) - len(
+            allowed & set(arguments)
+        )
 
 
 def _level(name: str) -> str:

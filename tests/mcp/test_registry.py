@@ -70,7 +70,9 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     assert set(user[0]) == {"name", "description", "input_schema"}  # Anthropic's tool format
 
 
-@pytest.mark.parametrize("name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)])
+@pytest.mark.parametrize(
+    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)]
+)
 def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     _, _, bad = CASES[name]
 
@@ -81,7 +83,9 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     assert not unknown_ok and "surprise" in unknown_error
 
 
-@pytest.mark.parametrize("name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)])
+@pytest.mark.parametrize(
+    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)]
+)
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]
     arguments = STATIC_VALID.get(name, {})

@@ -193,4 +193,25 @@ def test_the_service_limits_lookups_on_every_door(app):
             orders.order_status(order.id, f"guess{n}@example.com")  # no client known: still per order number
 
     with pytest.raises(RateLimited):
-        orders.order_status(order.id, "member@example.com")
+        orders.order_status(order.id, "guess99@example.com")
+    assert orders.order_status(order.id, "member@example.com") == order  # others' misses never refuse the buyer
+
+
+def test_misses_others_piled_on_an_order_and_an_email_never_refuse_the_buyers_right_pair(app, client):
+    """Review 26 finding 13: ten wrong emails on a number (and twenty misses on an email) from elsewhere used to
+    block the real customer's lookup for an hour; only misses count per order and per email, after the check."""
+    order = make_paid_order(Actor(user=make_user("member@example.com")), make_product())
+    on_number = [_api_look_up(client, order.id, f"guess{n}@example.com", address=f"198.51.100.{n}").status_code
+                 for n in range(10)]  # fmt: skip
+    on_email = [_api_look_up(client, 5000 + n, "member@example.com", address=f"192.0.2.{n}").status_code
+                for n in range(20)]  # fmt: skip
+    still_refused = _api_look_up(client, order.id, "guess99@example.com", address="203.0.113.98")
+
+    buyer = _api_look_up(client, order.id, "Member@Example.com", address="203.0.113.99")
+    page = _look_up(app.test_client(), order.id, "member@example.com")
+
+    assert on_number == [404] * 10 and on_email == [404] * 20
+    refusal = still_refused.get_json()["error"]
+    assert still_refused.status_code == 429 and refusal["details"][0]["scope"] == "lookup-order"
+    assert buyer.status_code == 200 and buyer.get_json()["order"]["status"] == "paid"
+    assert page.status_code == 200 and "<strong>Paid</strong>" in page.get_data(as_text=True)

@@ -6,7 +6,7 @@ import re
 
 def test_the_footer_links_shopper_pages_and_each_one_answers(client):
     html = client.get("/").get_data(as_text=True)
-    footer = html[html.index('<nav aria-label="Footer">'):]
+    footer = html[html.index('<nav aria-label="Footer">') :]
     links = re.findall(r'href="([^"]+)"', footer[: footer.index("</nav>")])
 
     assert "/api/openapi.json" not in links
@@ -53,7 +53,11 @@ def test_admin_pages_use_the_admin_layout(client):
     for path in ("/admin", "/admin/orders", "/admin/products"):
         html = client.get(path).get_data(as_text=True)
         assert 'class="site-header admin-header"' in html, path
-        assert 'id="assistant-panel"' not in html and 'id="compare-tray"' not in html and 'aria-label="Departments"' not in html
+        assert (
+            'id="assistant-panel"' not in html
+            and 'id="compare-tray"' not in html
+            and 'aria-label="Departments"' not in html
+        )
         assert "View the shop" in html
 
 
@@ -76,8 +80,11 @@ def test_admin_lists_read_like_a_shop_not_a_database(client):
     assert "Named Shirt" in client.get("/admin/reviews").get_data(as_text=True)
     payments = client.get("/admin/payments").get_data(as_text=True)
     assert "Awaiting card" in payments and "<td>requires_payment_method</td>" not in payments
-    for path in ("/admin/reviews?product_id=99999999999999999999", "/admin/orders?page=99999999999999999999",
-                 "/admin/products?page=99999999999999999999"):
+    for path in (
+        "/admin/reviews?product_id=99999999999999999999",
+        "/admin/orders?page=99999999999999999999",
+        "/admin/products?page=99999999999999999999",
+    ):
         assert client.get(path).status_code == 200, path
 
 
@@ -118,7 +125,7 @@ def test_admin_product_pages_have_previous_next_and_gaps(client, demo_catalog):
     client.post("/login", data={"email": "boss@example.com", "password": "an admin password", "csrf_token": token})
 
     html = client.get("/admin/products?page=3&category=men").get_data(as_text=True)
-    nav = html[html.index('<nav class="pagination"'):]
+    nav = html[html.index('<nav class="pagination"') :]
     nav = nav[: nav.index("</nav>")]
 
     assert "← Previous" in nav and 'aria-current="page">3<' in nav and "page=2&amp;category=men" in nav

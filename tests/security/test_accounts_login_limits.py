@@ -284,3 +284,73 @@ def test_the_account_wide_ceiling_stops_guesses_spread_over_many_clients(app):
 def test_the_account_wide_ceiling_defaults_to_fifty_an_hour(app):
     assert accounts.LOGIN_ACCOUNT_CEILING.item().amount == 50
     assert accounts.LOGIN_ACCOUNT_CEILING.item().get_expiry() == 3600
+
+
+def _fill_the_ceiling(app, email, count=8):
+    # Review of issue #26, finding 2: the ceiling is taken before the password check, so anyone can fill it.
+    for number in range(count):
+        guesser = app.test_client()
+        guesser.environ_base["REMOTE_ADDR"] = f"10.8.{number}.1"
+        assert api_login(guesser, f"guess {number}", email).status_code == 401
+    assert api_login(guesser, "one more", email).status_code == 429
+
+
+def _browser(app, address, device_cookie=None):
+    browser = app.test_client()
+    browser.environ_base["REMOTE_ADDR"] = address
+    if device_cookie is not None:
+        browser.set_cookie("insightshop_device", device_cookie)
+    return browser
+
+
+def test_a_browser_that_logged_in_before_gets_past_the_filled_account_ceiling(app):
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "8 per hour"
+    make_user("boss@example.com", admin=True)
+    make_user("sam@example.com")
+    earlier = _browser(app, "10.9.0.1")
+    assert page_login(earlier, PASSWORD, "boss@example.com").status_code == 302
+    device = earlier.get_cookie("insightshop_device").value
+    other = _browser(app, "10.9.0.3")
+    assert page_login(other, PASSWORD, "sam@example.com").status_code == 302
+    others_device = other.get_cookie("insightshop_device").value
+
+    _fill_the_ceiling(app, "boss@example.com")
+    known = _browser(app, "10.9.0.1", device)
+    owner_page = page_login(known, PASSWORD, "boss@example.com")
+    unknown_page = page_login(_browser(app, "10.9.0.1"), PASSWORD, "boss@example.com")
+    owner_api = api_login(_browser(app, "10.9.0.1"), PASSWORD, "boss@example.com")
+    forged = page_login(_browser(app, "10.9.0.2", device + "x"), PASSWORD, "boss@example.com")
+    another_accounts_cookie = page_login(_browser(app, "10.9.0.3", others_device), PASSWORD, "boss@example.com")
+
+    assert owner_page.status_code == 302 and known.get("/account").status_code == 200
+    assert unknown_page.status_code == 429 and owner_api.status_code == 429
+    assert forged.status_code == 429 and another_accounts_cookie.status_code == 429
+
+
+def test_a_known_browser_is_still_held_by_the_short_per_account_and_client_limit(app):
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "8 per hour"
+    make_user("sam@example.com")
+    earlier = _browser(app, "10.9.1.1")
+    assert page_login(earlier, PASSWORD).status_code == 302
+    known = _browser(app, "10.9.1.1", earlier.get_cookie("insightshop_device").value)
+
+    statuses = [page_login(known, f"guess {n}").status_code for n in range(6)]
+
+    assert statuses == [422] * 5 + [429]
+
+
+def test_a_completed_password_reset_clears_the_account_login_counters(app):
+    app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "8 per hour"
+    user = make_user("sam@example.com")
+    _fill_the_ceiling(app, "sam@example.com")
+    token = accounts.make_token(user, accounts.RESET)
+    owner = _browser(app, "10.9.2.1")
+    path = f"/reset-password/{token}"
+    new_password = "a brand new passphrase 42"
+
+    reset = owner.post(path, data={"password": new_password, "confirm": new_password,
+                                   "csrf_token": csrf_token(owner, path)})  # fmt: skip
+    after = api_login(_browser(app, "10.9.2.2"), new_password)
+
+    assert reset.status_code == 302
+    assert after.status_code == 200 and after.get_json()["token"]

@@ -1,13 +1,15 @@
-"""With Redis down, logins and every other page keep being served: rate limits are counted in this process's
-memory (logged once per outage) and go back to Redis when it answers again. A private redis-server on its own
+"""With Redis down, logins and every other page keep being served: rate limits (the decorators' too) are counted in
+the shared database (the outage logged once) and go back to Redis when it answers again. A private redis-server on its own
 port is stopped and started; tests/live/test_redis_down.py does the same to real gunicorn servers."""
 
 import logging
 
 import pytest
 import redis
+import sqlalchemy as sa
 
 from insightshop.extensions import db, limiter
+from insightshop.models.rate_limits import RateLimitCounter
 from insightshop.services.rate_limit_storage import counters
 from tests.conftest import _app_for
 from tests.factories import csrf_token, make_user
@@ -91,3 +93,19 @@ def test_counting_goes_back_to_redis_when_it_returns(redis_app, private_redis, c
     # The outage's count stayed in memory: Redis sees a fresh window of five.
     assert statuses == [401] * 5 + [429]
     assert any(redis.Redis.from_url(private_redis.url).scan_iter("*shared/login-account*"))
+
+
+def test_decorator_limits_count_in_the_shared_database_while_redis_is_down(redis_app, private_redis):
+    # Review of issue #26, finding 11: Flask-Limiter's decorator limits fell back to each process's memory.
+    client = redis_app.test_client()
+    body = {"email": "nobody@example.com"}
+    assert client.post("/api/auth/password-reset", json=body).status_code == 202  # one counted in Redis
+    private_redis.stop()
+
+    statuses = [client.post("/api/auth/password-reset", json=body).status_code for _ in range(6)]
+
+    assert statuses == [202] * 5 + [429]  # the outage's window starts afresh in the shared database
+    db.session.expire_all()
+    keys = db.session.scalars(sa.select(RateLimitCounter.key)).all()
+    assert any("request_password_reset" in key for key in keys)
+    assert client.get("/login").status_code == 200

@@ -2,6 +2,8 @@
 keys. Two apps on one database stand for two gunicorn workers: what one counts, the other sees (the shared counters
 of rate_limits and Flask-Limiter's decorators alike), and a request's rollback never loses a count."""
 
+import sqlite3
+import threading
 import time
 
 import pytest
@@ -153,3 +155,93 @@ def test_while_redis_is_down_two_workers_count_in_the_database(database_url):
                     db.session.remove()
                     db.engine.dispose()
             limiter._storage_dead = False  # the limiter is one object for every app of the test process
+
+
+def test_the_cleanup_runs_after_the_increment_has_committed(app, monkeypatch):
+    # Review of issue #26, finding 15: the DELETE of ended windows inside the upsert's transaction (which holds the
+    # key's row lock) could deadlock with another worker's upsert on PostgreSQL; it runs in a transaction of its own.
+    storage = counters().primary
+    storage.incr("hot", 60)
+    monkeypatch.setattr(store, "CLEANUP_ODDS", 1)
+    steps = []
+
+    def statement(conn, cursor, sql, *args):
+        if sql.lstrip().upper().startswith(("INSERT", "DELETE")):
+            steps.append(sql.lstrip().split()[0].upper())
+
+    def commit(conn):
+        steps.append("COMMIT")
+
+    sa.event.listen(db.engine, "before_cursor_execute", statement)
+    sa.event.listen(db.engine, "commit", commit)
+    try:
+        assert storage.incr("hot", 60) == 2
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", statement)
+        sa.event.remove(db.engine, "commit", commit)
+
+    assert steps == ["INSERT", "COMMIT", "DELETE", "COMMIT"]
+
+
+def test_a_failed_cleanup_does_not_lose_the_count(app, monkeypatch):
+    storage = counters().primary
+    monkeypatch.setattr(store, "CLEANUP_ODDS", 1)
+    monkeypatch.setattr(store, "delete", lambda table: (_ for _ in ()).throw(sa.exc.OperationalError("x", {}, None)))
+
+    assert storage.incr("kept", 60) == 1 and storage.get("kept") == 1
+
+
+def test_a_take_while_the_request_holds_a_write_neither_waits_nor_reports_an_outage(app):
+    # Review of issue #26, finding 10: on SQLite the request's own uncommitted write holds the lock the counter's
+    # connection needs; it used to wait 5 s, then report the database down and count in memory from then on.
+    user = make_user("sam@example.com")
+    user.first_name = "Pending"
+    db.session.flush()
+
+    started = time.monotonic()
+    rate_limits.take((RULE, "pending"))
+    elapsed = time.monotonic() - started
+    db.session.rollback()
+    rate_limits.take((RULE, "after"))
+
+    assert elapsed < 1.0
+    assert not counters().outage.down
+    assert stored_counters("shared-test")  # the next take counts in the database again
+
+
+def test_a_write_lock_another_worker_holds_briefly_is_waited_for(app, database_url):
+    if not database_url.startswith("sqlite:///"):
+        pytest.skip("SQLite's database-wide write lock")
+    locked, release = threading.Event(), threading.Event()
+
+    def other_worker():
+        connection = sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")
+        locked.set()
+        release.wait(5)
+        time.sleep(0.3)
+        connection.execute("COMMIT")
+        connection.close()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    assert locked.wait(5)
+    release.set()
+    started = time.monotonic()
+    counted = counters().primary.incr("contended", 60)
+    elapsed = time.monotonic() - started
+    thread.join()
+
+    assert counted == 1 and 0.2 < elapsed < 1.0
+    assert not counters().outage.down and stored_counters("contended") == ["contended"]
+
+
+def test_logins_take_their_limits_before_writing(app, caplog):
+    make_user("sam@example.com")
+    client = app.test_client()
+
+    statuses = [api_login(client, "wrong").status_code, api_login(client, PASSWORD).status_code]
+
+    assert statuses == [401, 200]
+    assert not [r for r in caplog.records if r.name == store.__name__ and r.levelname == "WARNING"]
+    assert stored_counters("login-account-client") and not counters().outage.down

@@ -18,7 +18,7 @@ from ..citations import provenance
 from ..errors import DomainError
 from . import extraction, item_categories, storage, values
 from .document import ExtractedValue, ReceiptExtraction
-from .reading.isolation import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS, read_isolated
+from .reading.isolation import read_isolated, settings_from
 from .validation import validate_extraction
 
 log = logging.getLogger(__name__)
@@ -48,11 +48,14 @@ def process_receipt(receipt_id: int, *, engine: str | None = None) -> Receipt | 
 
 
 def read_file_isolated(data: bytes, content_type: str, filename: str | None):
-    """The file read in the reader process, under the configured time and memory caps (never in this one)."""
-    config = current_app.config
-    return read_isolated(data, content_type, filename,
-                         timeout=float(config.get("RECEIPT_READ_TIMEOUT_SECONDS") or DEFAULT_TIMEOUT_SECONDS),
-                         memory_mb=int(config.get("RECEIPT_READ_MEMORY_MB") or DEFAULT_MEMORY_MB))  # fmt: skip
+    """The file read in the reader process, under the configured time and memory caps (never in this one), in
+    one of the machine's reading slots (lock files in the instance folder)."""
+    return read_isolated(data, content_type, filename, **reader_settings())
+
+
+def reader_settings() -> dict:
+    settings = settings_from(current_app.config)
+    return settings | {"slots_dir": settings["slots_dir"] or current_app.instance_path}
 
 
 def process_next(hint_id: int | None = None) -> Receipt | None:

@@ -1,7 +1,8 @@
 """The receipt as the model sees it: the file itself (an image block for JPEG/PNG/WebP, a document block for a
 PDF) before the text read from it as numbered lines, so the model can read what the text misread and still say
 which line each value is printed on. Images over the API's limits are scaled down with Pillow when it is
-installed; a file that cannot be sent leaves the text alone."""
+installed, in the reader child process (reading.isolation), never in this one; a file that cannot be sent
+leaves the text alone."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ MAX_IMAGE_SIDE = 8000  # pixels, either side
 MIN_IMAGE_SIDE = 400  # smaller than this a receipt is unreadable: better not sent at all
 MAX_PDF_BYTES = 24 * 1024 * 1024  # base64 adds a third; a request may carry 32 MB
 MAX_PDF_PAGES = 100
+MAX_IMAGE_PIXELS = 50_000_000  # as reading.images: larger images are never decoded (nor read)
 EPHEMERAL = {"type": "ephemeral"}
 
 
@@ -52,11 +54,34 @@ def fit_image(data: bytes, content_type: str) -> tuple[str, bytes] | None:
     size = _image_size(data)
     if len(data) <= MAX_IMAGE_BYTES and (size is None or max(size) <= MAX_IMAGE_SIDE):
         return content_type, data
-    scaled = _downscale(data)
+    if size is None or size[0] * size[1] > MAX_IMAGE_PIXELS:
+        log.warning("receipt image over the API's limits not sent to the model (%d bytes, size %s)", len(data), size)
+        return None
+    scaled = _downscale_in_reader(data)
     if scaled is None:
         log.warning("receipt image over the API's limits not sent to the model (%d bytes, size %s)", len(data), size)
         return None
     return "image/jpeg", scaled
+
+
+def _downscale_in_reader(data: bytes) -> bytes | None:
+    """_downscale run in the reader child (decoding an image takes memory: never in this process), under the
+    reading caps and in one of the machine's reading slots."""
+    from flask import has_app_context
+
+    from ..reading.errors import UnreadableDocument
+    from ..reading.isolation import downscale_isolated
+
+    settings = {}
+    if has_app_context():
+        from ..processing import reader_settings
+
+        settings = reader_settings()
+    try:
+        return downscale_isolated(data, **settings)
+    except UnreadableDocument as error:  # out of time, memory or slots: the text still goes
+        log.warning("receipt image not downscaled for the model: %s", error.message)
+        return None
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:

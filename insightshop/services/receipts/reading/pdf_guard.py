@@ -8,21 +8,33 @@ and so would PDFium when it renders a page. Here:
 - each stream is inflated here first, incrementally, with zlib's max_length (never more than the cap in memory):
   a stream that would decode to more than MAX_STREAM_BYTES, or to more than MAX_RATIO times its size once past
   RATIO_FLOOR_BYTES, is refused, and so is a document whose streams decode to more than MAX_TOTAL_BYTES;
-- images drawn on a page may have at most MAX_IMAGE_PIXELS pixels (PDFium decodes them when it renders).
+- images drawn on a page may have at most MAX_IMAGE_PIXELS pixels (PDFium decodes them when it renders), and so
+  may the images of one page together (image objects, those in its forms, and inline images BI … ID … EI in its
+  content streams); the images of the whole document at most MAX_DOCUMENT_IMAGE_PIXELS;
+- an object that cannot be loaded is refused: it could not be measured, and PDFium may repair and render it.
 
 scan(data) walks every object of the file before it is read (object streams are decoded through the same guard),
-and pdfminer's own decoding is guarded too, so no path inflates a stream unchecked.
+then every page's images, and pdfminer's own decoding is guarded too, so no path inflates a stream unchecked.
 """
 
 from __future__ import annotations
 
 import contextvars
 import io
+import itertools
+import re
 import zlib
 from dataclasses import dataclass
 
 from .errors import UnreadableDocument
 from .images import MAX_IMAGE_PIXELS
+
+MAX_PAGE_IMAGE_PIXELS = MAX_IMAGE_PIXELS  # all images drawn on one page
+MAX_DOCUMENT_IMAGE_PIXELS = 4 * MAX_IMAGE_PIXELS  # all images of the document (ten A4 pages at 600 dpi fit)
+_PAGES_CHECKED = 11  # past 10 pages the PDF is refused anyway (pdf.MAX_PAGES)
+_FORM_DEPTH = 8
+_INLINE_IMAGE = re.compile(rb"(?<![^\s\[\]{}()<>/%])BI\s(.*?)\sID[\s]", re.DOTALL)
+_INLINE_NUMBER = {key: re.compile(rb"/" + key + rb"\s*([0-9.]+)") for key in (rb"Width", rb"W", rb"Height", rb"H")}
 
 MAX_STREAM_BYTES = 32 * 1024 * 1024  # an A4 page scanned at 300 dpi in colour, uncompressed, is 26 MB
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
@@ -85,6 +97,7 @@ def scan(data: bytes) -> None:
         except Exception:  # broken or encrypted: pdfplumber says so in its own words
             return
         seen: set[int] = set()
+        images = 0
         for xref in document.xrefs:
             for objid in xref.get_objids():
                 if objid in seen:
@@ -94,10 +107,107 @@ def scan(data: bytes) -> None:
                     obj = document.getobj(objid)
                 except DocumentBomb:
                     raise
-                except Exception:
-                    continue
+                except Exception as error:  # even one the xref lists where it is not: PDFium may find it
+                    raise UnreadableDocument(
+                        "This PDF has damaged parts that could not be checked, so it was not read. Please upload "
+                        "the receipt as a photo or a normal PDF.",
+                        reason="broken",
+                    ) from error
                 if isinstance(obj, PDFStream):
                     check_stream(obj)
+                    obj.guard_measured = True
+                    images += _image_pixels(obj)
+        _check_pages(document, images)
+
+
+def _check_pages(document, images: int) -> None:
+    """The pixels of the images each page draws (image objects, forms, inline images) under the page cap; those
+    of the whole document (every image object, and every page's inline images) under the document cap."""
+    from pdfminer.pdfpage import PDFPage
+
+    try:
+        pages = list(itertools.islice(PDFPage.create_pages(document), _PAGES_CHECKED))
+    except DocumentBomb:
+        raise
+    except Exception:  # a broken page tree: pdfplumber reports it
+        return
+    for page in pages:
+        drawn, inline = _drawn_pixels(page.resources, page.contents, set(), 0)
+        if drawn > MAX_PAGE_IMAGE_PIXELS:
+            raise DocumentBomb(f"one page draws images of {drawn // 1_000_000} million pixels together")
+        images += inline
+    if images > MAX_DOCUMENT_IMAGE_PIXELS:
+        raise DocumentBomb(f"its images hold {images // 1_000_000} million pixels together")
+
+
+def _drawn_pixels(resources, contents, seen: set, depth: int) -> tuple[int, int]:
+    """(pixels of all images drawn, of those the inline ones) by these content streams and their resources."""
+    from pdfminer.pdftypes import PDFObjRef, PDFStream, resolve1
+
+    inline = sum(_inline_pixels(resolve1(stream)) for stream in contents or ())
+    drawn = inline
+    xobjects = resolve1(resources.get("XObject")) if isinstance(resources, dict) else None
+    for reference in (xobjects if isinstance(xobjects, dict) else {}).values():
+        key = reference.objid if isinstance(reference, PDFObjRef) else id(reference)
+        if key in seen:
+            continue
+        seen.add(key)
+        xobject = resolve1(reference)
+        if not isinstance(xobject, PDFStream):
+            continue
+        subtype = _name(resolve1(xobject.get("Subtype")))
+        if subtype == "Image":
+            drawn += _image_pixels(xobject)
+        elif subtype == "Form" and depth < _FORM_DEPTH:
+            form_drawn, form_inline = _drawn_pixels(resolve1(xobject.get("Resources")), [xobject], seen, depth + 1)
+            drawn, inline = drawn + form_drawn, inline + form_inline
+    return drawn, inline
+
+
+def _inline_pixels(stream) -> int:
+    """The pixels of the inline images (BI <dictionary> ID <data> EI) in a content stream; DocumentBomb for one
+    past MAX_IMAGE_PIXELS."""
+    from pdfminer.pdftypes import PDFStream
+
+    if not isinstance(stream, PDFStream):
+        return 0
+    try:
+        if stream.data is None and getattr(stream, "guard_measured", False):
+            PDFStream.decode.__wrapped__(stream)  # measured under the caps already: not counted twice
+        content = stream.get_data()
+    except DocumentBomb:
+        raise
+    except Exception:  # a damaged content stream draws nothing
+        return 0
+    total = 0
+    for match in _INLINE_IMAGE.finditer(content or b""):
+        width, height = _inline_number(match[1], rb"Width", rb"W"), _inline_number(match[1], rb"Height", rb"H")
+        if width * height > MAX_IMAGE_PIXELS:
+            raise DocumentBomb(f"it holds an inline image of {int(width)} x {int(height)} pixels")
+        total += int(width * height)
+    return total
+
+
+def _inline_number(dictionary: bytes, *keys: bytes) -> float:
+    for key in keys:
+        found = _INLINE_NUMBER[key].search(dictionary)
+        if found:
+            try:
+                return float(found[1])
+            except ValueError:
+                return 0.0
+    return 0.0
+
+
+def _image_pixels(stream) -> int:
+    from pdfminer.pdftypes import resolve1
+
+    if _name(resolve1(stream.get("Subtype"))) != "Image":
+        return 0
+    width, height = resolve1(stream.get_any(("W", "Width"), 0)), resolve1(stream.get_any(("H", "Height"), 0))
+    if isinstance(width, int | float) and isinstance(height, int | float) and width > 0 and height > 0:
+        return int(width * height)
+    return 0
 
 
 def check_stream(stream) -> int:
