@@ -49,6 +49,7 @@ def test_another_browser_with_number_and_email_sees_a_receipt_not_the_whole_gues
 
     html = found.get_data(as_text=True)
     assert found.status_code == 200 and "Oxford Shirt" in html and "$" in html and "<strong>Paid</strong>" in html
+    assert "— 2 items, $" in html  # the units, counted ("1 item" for one)
     assert "1 Main St" not in html and "1Z999AA10123456784" not in html and "4242" not in html
     assert elsewhere.get(f"/orders/{order.id}").status_code == 404  # the lookup opened nothing
 
