@@ -32,6 +32,9 @@ def test_admin_filters_products_edits_stock_and_ships_an_order(live_server, page
     page.evaluate("window.__sameDocument = true")
 
     page.get_by_role("link", name="Products", exact=True).click()
+    # A full page load: htmx must have run and wired the search field before typing, or the keystrokes go unseen.
+    page.wait_for_load_state("load")
+    page.wait_for_function("window.htmx !== undefined && document.querySelector('#admin-search') !== null")
     page.evaluate("window.__sameDocument = true")
     page.fill("#admin-search", "linen")
     expect(page).to_have_url(re.compile(r"search=linen"))
