@@ -18,7 +18,7 @@ import re
 from ...services import shop_vocabulary
 from ...services.shop_vocabulary import ShopVocabulary
 from ...services.vocabulary import normalise_color, normalise_size
-from . import entities, intent, lexicon, rules, slots
+from . import entities, intent, lexicon, pipeline, rules, slots
 from .normalise import Normalised, normalise
 from .rules import CATEGORY_OF, Interpretation, PlannedCall
 
@@ -59,7 +59,8 @@ def interpret(
     resized = _relative_size(_ones_of_the_kind(request.norm.text, request), request)
     if resized != request.norm.text:  # "a size up please": the next size of the line just added, said as a letter
         request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary)
-    for decide in (slots.fill_shipping, slots.colours_ruled_out, *intent.DECIDERS):
+    # first the intent learned from labelled examples and its act on the brief (pipeline.py); then the older rules
+    for decide in (pipeline.understand, slots.fill_shipping, slots.colours_ruled_out, *intent.DECIDERS):
         outcome = decide(request)
         if isinstance(outcome, Interpretation):
             return _checked(outcome, request)

@@ -1,0 +1,25 @@
+"""Acts: an intent (from the classifier) plus the message's entities and the conversation's brief → edits to the
+brief and tool calls (an Interpretation), or None to let the phrase rules answer. One module per area registers
+its acts with @act("intent_label"); pipeline.py calls them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+ACTS: dict[str, Callable] = {}
+
+
+def act(*labels: str):
+    """Register the decorated function as the act for these intent labels: fn(request, guess) -> Interpretation | None."""
+
+    def register(function: Callable) -> Callable:
+        for label in labels:
+            if label in ACTS:
+                raise ValueError(f"two acts for {label}")
+            ACTS[label] = function
+        return function
+
+    return register
+
+
+from . import admin, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts
