@@ -124,6 +124,7 @@ TURN_INTENT = {
     ("fresh: search, refine, pick", "for women"): "refine_results",
     ("checkout cancelled", "Jane Doe"): None, ("quantity over the limit", "yes"): None,
     ("cheapest one then yes in medium", "yes, in medium"): None,
+    ("same name in two departments: ask, then add", "the men's one"): None,
 }  # fmt: skip
 SLOT_VALUE = re.compile(r"^(?:[A-Z][a-z]+ [A-Z][a-z]+|[\w.]+@[\w.]+|\d[\w ,]*|[A-Z0-9]{6,}|UPS, \w+|FedEx|kids|product \d+"
                         r"|it's (?:order )?\d+|tracking (?:is )?\w+|29\.99)$")  # fmt: skip
@@ -138,15 +139,8 @@ def intent_of(message: str, expected, context: dict | None, is_admin: bool) -> s
     first = expected[0]
     if tools == ["cart_remove_item", "cart_add_item"] or (first[0] == "cart_show" and len(first) > 2):
         return "cart_update"  # a swap: read the cart, replace a line
-    if first[0] == "admin_dashboard":
-        return "admin_stock_report" if re.search(r"stock|low|restock|units", message, re.I) else "admin_figures"
-    if first[0] == "admin_product_update":
-        arguments = first[1]
-        if set(arguments) == {"product_id", "price"}:
-            return "admin_price_change"
-        if set(arguments) == {"product_id", "stock_quantity"}:
-            return "admin_stock_change"
-        return "admin_product_update"
+    if first[0] in ("admin_dashboard", "admin_product_update"):
+        return _admin_intent(message, first)
     if first[0] == "admin_product_delete" and re.search(r"hide|deactivate", message, re.I):
         return "admin_product_update"
     if first[0] == "admin_order_update_status" and not is_admin and "cancel" in message.lower():
@@ -154,6 +148,16 @@ def intent_of(message: str, expected, context: dict | None, is_admin: bool) -> s
     if first[0] == "search_products" and (context or {}).get("last_action") == "search_products":
         return "refine_results"
     return TOOL_INTENT[first[0]]
+
+
+def _admin_intent(message: str, call: tuple) -> str:
+    """The dashboard answers stock questions and figures; a product update changes a price, stock or the rest."""
+    if call[0] == "admin_dashboard":
+        return "admin_stock_report" if re.search(r"stock|low|restock|units", message, re.I) else "admin_figures"
+    fields = set(call[1]) - {"product_id"}
+    return {"price": "admin_price_change", "stock_quantity": "admin_stock_change"}.get(
+        next(iter(fields)) if len(fields) == 1 else "", "admin_product_update"
+    )
 
 
 def legacy() -> tuple[list[dict], list[dict]]:
