@@ -41,7 +41,7 @@ CHAR_NGRAMS = (2, 5)
 CHAR_MIN_DF = 2
 SVM_C = 0.5
 CALIBRATION_SHARE = 5  # 1 in N training examples (by a hash of the text) fits the temperature before the final fit
-SETTINGS = f"v1 words{WORD_NGRAMS} chars{CHAR_NGRAMS} min_df{CHAR_MIN_DF} C{SVM_C} cal{CALIBRATION_SHARE}"
+SETTINGS = f"v2 shapes words{WORD_NGRAMS} chars{CHAR_NGRAMS} min_df{CHAR_MIN_DF} C{SVM_C} cal{CALIBRATION_SHARE}"
 
 TOKEN = re.compile(r"[a-z0-9$%£€#']+|[?]")
 DIGITS = re.compile(r"\d+")
@@ -111,7 +111,28 @@ def chars(text: str) -> list[str]:
     return grams
 
 
-ANALYZERS = (words, chars)
+@cache
+def word_classes() -> dict[str, str]:
+    """Shop words -> their class, so that "navy chinos" and "red dresses" share a feature ("_colour_ _garment_")."""
+    from ...services.search_terms import CATEGORY_WORDS, SYNONYMS
+    from ...services.vocabulary import CLOTHING_TYPES, COLOR_ALIASES, COLORS, FABRICS, SIZE_ALIASES
+
+    classes = dict.fromkeys(CATEGORY_WORDS, "_who_")
+    classes |= dict.fromkeys((k for k in SIZE_ALIASES if " " not in k and len(k) > 1), "_size_")
+    classes |= dict.fromkeys([*COLORS, *COLOR_ALIASES], "_colour_") | dict.fromkeys(FABRICS, "_fabric_")
+    garments = {*CLOTHING_TYPES, *SYNONYMS}
+    classes |= dict.fromkeys(garments, "_garment_") | {g + "s": "_garment_" for g in garments if not g.endswith("s")}
+    return classes
+
+
+def shapes(text: str) -> list[str]:
+    """Word pairs with shop words replaced by their class and numbers by one mark (its words stay in words())."""
+    classes = word_classes()
+    tokens = [classes.get(t, "_n_" if t[0].isdigit() else t) for t in TOKEN.findall(text)]
+    return [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False) if a[0] == "_" or b[0] == "_"]
+
+
+ANALYZERS = (words, chars, shapes)
 
 
 # Training -------------------------------------------------------------------------------------------------------------
@@ -157,8 +178,8 @@ def fit(rows: list[dict]) -> Model:
 
     def train(indices: list[int]):
         vectorizers = [
-            TfidfVectorizer(analyzer=words, sublinear_tf=True, dtype=np.float64),
-            TfidfVectorizer(analyzer=chars, sublinear_tf=True, min_df=CHAR_MIN_DF, dtype=np.float64),
+            TfidfVectorizer(analyzer=analyzer, sublinear_tf=True, min_df=CHAR_MIN_DF if analyzer is chars else 1)
+            for analyzer in ANALYZERS
         ]
         from scipy.sparse import hstack
 
@@ -234,17 +255,17 @@ def save(model: Model, path: Path) -> None:
     rows = [np.fromiter(v.values(), dtype=np.int64, count=len(v)) for v in model.vocabularies]
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
+        vocabularies = {f"grams{i}": g for i, g in enumerate(grams)} | {f"rows{i}": r for i, r in enumerate(rows)}
         np.savez(handle, classes=np.array(model.classes, dtype=np.str_), idf=model.idf, weights=model.weights,
-                 bias=model.bias, temperature=np.array(model.temperature), words=grams[0], word_rows=rows[0],
-                 chars=grams[1], char_rows=rows[1])  # fmt: skip
+                 bias=model.bias, temperature=np.array(model.temperature), **vocabularies)  # fmt: skip
     os.replace(handle.name, path)
 
 
 def load(path: Path) -> Model:
     with np.load(path, allow_pickle=False) as stored:
         classes = [str(c) for c in stored["classes"]]
-        vocabularies = [dict(zip(stored[g].tolist(), stored[r].tolist(), strict=True))
-                        for g, r in (("words", "word_rows"), ("chars", "char_rows"))]  # fmt: skip
+        vocabularies = [dict(zip(stored[f"grams{i}"].tolist(), stored[f"rows{i}"].tolist(), strict=True))
+                        for i in range(len(ANALYZERS))]  # fmt: skip
         return Model(classes=classes, vocabularies=vocabularies, idf=stored["idf"], weights=stored["weights"],
                      bias=stored["bias"], temperature=float(stored["temperature"]),
                      admin=np.array([c.startswith(ADMIN_PREFIX) for c in classes]))  # fmt: skip
