@@ -130,9 +130,22 @@ SLOT_VALUE = re.compile(r"^(?:[A-Z][a-z]+ [A-Z][a-z]+|[\w.]+@[\w.]+|\d[\w ,]*|[A
                         r"|it's (?:order )?\d+|tracking (?:is )?\w+|29\.99)$")  # fmt: skip
 
 
+SIZE_QUESTION = re.compile(r"\bsizes?\b|\bsizing\b|\bfit\b|run (?:small|large|big)", re.I)
+OVERRIDE = re.compile(r"ignore (?:all )?previous|you are (?:now )?(?:an? )?admin|system override|developer mode", re.I)
+
+
 def intent_of(message: str, expected, context: dict | None, is_admin: bool) -> str | None:
     if message in SKIPPED:
         return None
+    if OVERRIDE.search(message):
+        return "override_attempt"  # the rules still plan the request in it (the guard refuses it): the intent is this
+    if (
+        isinstance(expected, list)
+        and expected[0][0] == "search_shop_policies_and_faqs"
+        and SIZE_QUESTION.search(message)
+        and not re.search(r"exchange|return|refund", message, re.I)
+    ):
+        return "size_advice"  # the rules answered size questions from the FAQ: the intent is size advice
     if not isinstance(expected, list):
         return ANSWER_INTENT[message]
     tools = [call[0] for call in expected]
