@@ -42,7 +42,7 @@ CHAR_MIN_DF = 2
 SVM_C = 0.5
 ADMIN_PRIOR = 0.7  # an admin's message: admin intents a little likelier (log-odds), since admins mostly run the shop
 CALIBRATION_SHARE = 5  # 1 in N training examples (by a hash of the text) fits the temperature before the final fit
-SETTINGS = f"v2 shapes words{WORD_NGRAMS} chars{CHAR_NGRAMS} min_df{CHAR_MIN_DF} C{SVM_C} cal{CALIBRATION_SHARE}"
+SETTINGS = f"v3 shapes words{WORD_NGRAMS} chars{CHAR_NGRAMS} min_df{CHAR_MIN_DF} C{SVM_C} cal{CALIBRATION_SHARE}"
 
 TOKEN = re.compile(r"[a-z0-9$%£€#']+|[?]")
 DIGITS = re.compile(r"\d+")
@@ -170,32 +170,25 @@ class Model:
 
 
 def fit(rows: list[dict]) -> Model:
-    """Fit a model on these examples: TF-IDF features, a linear SVM, a temperature for its margins."""
+    """Fit a model on these examples: TF-IDF features, a linear SVM, a temperature for its margins (fitted on a
+    fixed slice of the examples by a first SVM that did not see that slice)."""
+    from scipy.sparse import hstack
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.svm import LinearSVC
 
     texts = [prepare(r["text"]) for r in rows]
-    labels = [r["intent"] for r in rows]
-
-    def train(indices: list[int]):
-        vectorizers = [
-            TfidfVectorizer(analyzer=analyzer, sublinear_tf=True, min_df=CHAR_MIN_DF if analyzer is chars else 1)
-            for analyzer in ANALYZERS
-        ]
-        from scipy.sparse import hstack
-
-        matrix = hstack([v.fit_transform([texts[i] for i in indices]) for v in vectorizers]).tocsr()
-        svm = LinearSVC(C=SVM_C, random_state=0, max_iter=5000)
-        svm.fit(matrix, [labels[i] for i in indices])
-        return _compact(vectorizers, svm, 1.0)
-
-    every = list(range(len(rows)))
-    calibration = [i for i in every if _bucket(texts[i]) == 0]
-    fitting = [i for i in every if _bucket(texts[i]) != 0]
-    temperature = _temperature(train(fitting), [texts[i] for i in calibration], [labels[i] for i in calibration])
-    model = train(every)
-    model.temperature = temperature
-    return model
+    labels = np.array([r["intent"] for r in rows])
+    vectorizers = [
+        TfidfVectorizer(analyzer=analyzer, sublinear_tf=True, min_df=CHAR_MIN_DF if analyzer is chars else 1)
+        for analyzer in ANALYZERS
+    ]
+    matrix = hstack([v.fit_transform(texts) for v in vectorizers]).tocsr()
+    held = np.array([_bucket(text) == 0 for text in texts])
+    first = LinearSVC(C=SVM_C, random_state=0, max_iter=5000).fit(matrix[~held], labels[~held])
+    margins = matrix[held] @ first.coef_.T + first.intercept_
+    temperature = _temperature(np.asarray(margins), [str(c) for c in first.classes_], list(labels[held]))
+    svm = LinearSVC(C=SVM_C, random_state=0, max_iter=5000).fit(matrix, labels)
+    return _compact(vectorizers, svm, temperature)
 
 
 def _bucket(text: str) -> int:
@@ -214,13 +207,12 @@ def _compact(vectorizers, svm, temperature: float) -> Model:
                  temperature=temperature, admin=np.array([c.startswith(ADMIN_PREFIX) for c in classes]))  # fmt: skip
 
 
-def _temperature(model: Model, texts: list[str], labels: list[str]) -> float:
+def _temperature(margins: np.ndarray, classes: list[str], labels: list[str]) -> float:
     """The scale of the margins that makes softmax probabilities honest on examples the model did not see."""
-    if not texts:
-        return 5.0
-    margins = np.array([model.margins(t) for t in texts])
-    index = {label: i for i, label in enumerate(model.classes)}
+    index = {label: i for i, label in enumerate(classes)}
     known = [(i, index[y]) for i, y in enumerate(labels) if y in index]
+    if not known:
+        return 5.0
     rows = np.array([i for i, _ in known])
     truth = np.array([j for _, j in known])
     best, best_loss = 1.0, math.inf

@@ -40,8 +40,9 @@ def offers() -> dict[str, dict]:
 
 
 def guess_for(request) -> Guess | None:
-    """The classifier's guess for this message (made once per request)."""
-    text = request.plain.strip()
+    """The classifier's guess for this message (made once per request). It reads the message as written, as the
+    examples are: the normaliser's rewrites ("my son" -> "for kids") would make it a different text."""
+    text = (request.norm.original or request.plain).strip()
     if not text:
         return None
     if GUESS_NOTE not in request.notes:
