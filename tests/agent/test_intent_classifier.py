@@ -156,6 +156,20 @@ def test_no_buttons_for_a_guess_in_the_dark_or_meanings_that_need_what_is_missin
     assert interpret("zorbly wump").reply.startswith(pipeline.FALLBACK)
 
 
+def test_the_answer_to_a_question_goes_to_whoever_asked(monkeypatch):
+    from insightshop.agent.offline import acts
+    from insightshop.agent.offline.rules import Interpretation
+
+    seen = []
+    monkeypatch.setattr(acts, "ACTS", {"size_advice": lambda request, guess: seen.append(request.norm.original) or
+                                       Interpretation(reply="Size M then.", context={})})  # fmt: skip
+    answered = interpret("age 7", {"pending": {"act": "size_advice", "tool": None, "args": {}}})
+    by_the_rules = interpret("Jane Doe", {"pending": {"tool": "checkout_proceed", "args": {}}})
+
+    assert answered.reply == "Size M then." and seen == ["age 7"]
+    assert by_the_rules.follow_up and seen == ["age 7"]  # the checkout asks for the rest of the address
+
+
 def test_a_message_the_rules_understand_is_never_questioned(monkeypatch):
     _unsure(monkeypatch, ("orders_mine", 0.4), ("order_track", 0.35))
     result = interpret("show my cart")

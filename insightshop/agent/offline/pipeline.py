@@ -3,8 +3,8 @@ for it (acts/) edits the conversation's brief (brief.py) and plans the calls.
 
 - understand(request): the first decider of offline.interpret(). A guess at or above CONFIDENCE_FLOOR whose label
   has an act goes to that act; anything else (no act, a lower confidence, an act that returns None) is left to the
-  phrase rules (rules.py). While the rules wait for the answer to their own question (context["pending"]), the
-  rules keep the turn: "Jane Doe" is a name for the checkout, not an intent.
+  phrase rules (rules.py). While a question waits for its answer (context["pending"]), the answer goes to whoever
+  asked: the act named in pending["act"], else the rules ("Jane Doe" is a name for the checkout, not an intent).
 - clarify(request, result): the last step of interpret(). When nothing understood the message (the rules' "Sorry,
   I didn't get that"), one short question offers the two or three likely meanings as buttons (data/clarify.json);
   each button sends a message that says that meaning plainly. The buttons travel in the context under
@@ -52,8 +52,12 @@ def guess_for(request) -> Guess | None:
 
 def understand(request) -> Interpretation | None:
     """An Interpretation for this message, or None when the phrase rules should answer it."""
-    if not acts.ACTS or request.pending:
+    if not acts.ACTS:
         return None
+    if request.pending:  # the answer to a question: an act's own (pending["act"]) goes back to it, else the rules'
+        owner = acts.ACTS.get(request.pending.get("act"))
+        guess = guess_for(request)
+        return owner(request, guess) if owner is not None and guess is not None else None
     guess = guess_for(request)
     if guess is None or guess.confidence < CONFIDENCE_FLOOR:
         return None
