@@ -42,7 +42,7 @@ CHAR_MIN_DF = 2
 SVM_C = 0.5
 ADMIN_PRIOR = 0.7  # an admin's message: admin intents a little likelier (log-odds), since admins mostly run the shop
 CALIBRATION_SHARE = 5  # 1 in N training examples (by a hash of the text) fits the temperature before the final fit
-SETTINGS = f"v3 shapes words{WORD_NGRAMS} chars{CHAR_NGRAMS} min_df{CHAR_MIN_DF} C{SVM_C} cal{CALIBRATION_SHARE}"
+SETTINGS = f"v4 shapes words{WORD_NGRAMS} chars{CHAR_NGRAMS} min_df{CHAR_MIN_DF} C{SVM_C} cal{CALIBRATION_SHARE}"
 
 TOKEN = re.compile(r"[a-z0-9$%£€#']+|[?]")
 DIGITS = re.compile(r"\d+")
@@ -123,7 +123,15 @@ def word_classes() -> dict[str, str]:
     classes |= dict.fromkeys([*COLORS, *COLOR_ALIASES], "_colour_") | dict.fromkeys(FABRICS, "_fabric_")
     garments = {*CLOTHING_TYPES, *SYNONYMS}
     classes |= dict.fromkeys(garments, "_garment_") | {g + "s": "_garment_" for g in garments if not g.endswith("s")}
+    classes |= dict.fromkeys(ORDINALS, "_ordinal_") | dict.fromkeys(PERIODS, "_period_")
     return classes
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "last", "1st", "2nd", "3rd", "4th", "5th", "middle", "other")
+PERIODS = ("today", "yesterday", "week", "month", "year", "quarter", "weekend", "monday", "tuesday", "wednesday",
+           "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+           "august", "september", "october", "november", "december", "christmas", "summer", "winter", "spring",
+           "autumn")  # fmt: skip
 
 
 def shapes(text: str) -> list[str]:
