@@ -170,6 +170,19 @@ def test_the_answer_to_a_question_goes_to_whoever_asked(monkeypatch):
     assert by_the_rules.follow_up and seen == ["age 7"]  # the checkout asks for the rest of the address
 
 
+def test_what_a_message_says_not_to_do_never_reaches_an_act(monkeypatch):
+    from insightshop.agent.offline import acts
+
+    acted = []
+    monkeypatch.setattr(
+        acts, "ACTS", {label: lambda request, guess: acted.append(guess.label) for label in classifier.intents()}
+    )
+    for message in ("I almost removed the hoodie", "don't add the socks", "please don't clear my basket yet"):
+        result = interpret(message)
+        assert not result.calls and result.reply, message
+    assert acted == []
+
+
 def test_a_message_the_rules_understand_is_never_questioned(monkeypatch):
     _unsure(monkeypatch, ("orders_mine", 0.4), ("order_track", 0.35))
     result = interpret("show my cart")
