@@ -246,19 +246,29 @@ def data_key(files: list[Path] | None = None) -> str:
 
 
 def cache_dir() -> Path | None:
-    configured = os.environ.get("INSIGHTSHOP_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    base = Path(configured) if configured else Path.home() / ".cache"
-    return base / "insightshop" / "intent-classifier" if str(base) else None
+    """$INSIGHTSHOP_CACHE_DIR, else $XDG_CACHE_HOME/insightshop, else ~/.cache/insightshop (None: no home)."""
+    configured = os.environ.get("INSIGHTSHOP_CACHE_DIR")
+    if configured:
+        return Path(configured) / "intent-classifier"
+    try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except (KeyError, RuntimeError):
+        return None
+    return base / "insightshop" / "intent-classifier"
 
 
 def save(model: Model, path: Path) -> None:
     grams = [np.array(list(v), dtype=np.str_) for v in model.vocabularies]
     rows = [np.fromiter(v.values(), dtype=np.int64, count=len(v)) for v in model.vocabularies]
     path.parent.mkdir(parents=True, exist_ok=True)
+    vocabularies = {f"grams{i}": g for i, g in enumerate(grams)} | {f"rows{i}": r for i, r in enumerate(rows)}
     with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as handle:
-        vocabularies = {f"grams{i}": g for i, g in enumerate(grams)} | {f"rows{i}": r for i, r in enumerate(rows)}
-        np.savez(handle, classes=np.array(model.classes, dtype=np.str_), idf=model.idf, weights=model.weights,
-                 bias=model.bias, temperature=np.array(model.temperature), **vocabularies)  # fmt: skip
+        try:  # written aside, then moved in one step: another process never reads half a file
+            np.savez(handle, classes=np.array(model.classes, dtype=np.str_), idf=model.idf, weights=model.weights,
+                     bias=model.bias, temperature=np.array(model.temperature), **vocabularies)  # fmt: skip
+        except BaseException:
+            os.unlink(handle.name)
+            raise
     os.replace(handle.name, path)
 
 
