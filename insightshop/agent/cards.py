@@ -195,3 +195,11 @@ def error_card(message: str) -> dict:
 
 def login_card() -> dict:
     return {"type": "login_form"}
+
+
+def suggestions_card(options) -> dict | None:
+    """Buttons that each send one message ("Did you mean …?"): [{"label", "message"}], at most three."""
+    kept = [{"label": str(o["label"])[:60], "message": str(o["message"])[:200]}
+            for o in (options if isinstance(options, list) else [])
+            if isinstance(o, dict) and o.get("label") and o.get("message")][:3]  # fmt: skip
+    return {"type": "suggestions", "options": kept} if kept else None

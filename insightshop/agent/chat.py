@@ -29,7 +29,8 @@ ERROR_KINDS = {
 }  # fmt: skip
 MAX_TOOL_ERRORS, MAX_AUTH_ERRORS = 2, 1
 REFUSED = ("forbidden", "unknown_tool", "invalid_arguments", "unauthorized")
-NOT_REMEMBERED = ("user_email", "last_shipping", "engine_notice", "offline_note")  # this turn's only
+# this turn's only
+NOT_REMEMBERED = ("user_email", "last_shipping", "engine_notice", "offline_note", "offline_suggestions")
 
 
 def error_kind(code: str) -> str:
@@ -110,8 +111,7 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
     metrics.count_chat_turn(engine.name)  # the engine that answered: the offline one when Claude fell back
     _redraw_search_cards(searches, turn_cards)  # e.g. "dresses, not red": what was ruled out has no card
     turn_cards[:0] = citation_links.citations_cards(plan.citations)  # first: the model's cited text leads the reply
-    if plan.wants_login_form:
-        turn_cards.append(cards.login_card())
+    turn_cards += _closing_cards(plan)
     reply = _reply(plan, tool_calls, engine.name)
     reply = _with_notes(reply, plan.context or {})
     conversation.context = conversation_context.remember(
@@ -123,6 +123,13 @@ def chat_turn(actor: Actor, message: str, conversation_id: str | None = None) ->
                                cards=turn_cards, engine=engine.name))  # fmt: skip
     db.session.commit()
     return {"conversation_id": conversation.id, "reply": reply, "tool_calls": tool_calls, "cards": turn_cards}
+
+
+def _closing_cards(plan) -> list[dict]:
+    """The login form, and the buttons of a question that offers the likely meanings of an unclear message."""
+    closing = [cards.login_card()] if plan.wants_login_form else []
+    suggestions = cards.suggestions_card((plan.context or {}).get("offline_suggestions"))
+    return closing + ([suggestions] if suggestions else [])
 
 
 def _with_notes(reply: str, context: dict) -> str:
