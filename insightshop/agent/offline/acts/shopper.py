@@ -203,7 +203,8 @@ def not_mine() -> Phrases:
     words = ("add", "cart", "basket", "checkout", "check out", "order", "orders", "refund", "return", "returns", "ship",
              "shipping", "delivery", "deliver", "track", "tracking", "review", "compare", "comparison", "stock", "restock",
              "receipt", "receipts", "spent", "spend", "password", "login", "log in", "remove", "delete", "discount",
-             "revenue", "policy", "size guide", "what size", "which size", "sizes run", "does it run", "fit")  # fmt: skip
+             "revenue", "policy", "size guide", "what size", "which size", "sizes run", "does it run", "fit", "stars", "star",
+             "rate", "rating", "sale called", "sale named", "new sale", "automation")  # fmt: skip
     return Phrases.of(dict.fromkeys(words, "other"))
 
 
@@ -226,14 +227,19 @@ def shop(request, guess) -> Interpretation | None:
         return _more_like(request, saved, listed, reading, msg)
     if (reading.cheaper or reading.pricier) and listed and not _new_garment(msg, frame):
         return _price_step(request, saved, listed, reading, msg)
-    if reading.needs and not msg.product_ids:
-        return _need_search(request, saved, reading, msg)
+    if reading.needs and not (msg.types or msg.product_ids or request.is_admin) and _shopping(words):
+        return _need_search(request, saved, reading, msg)  # a garment named: the rules search for it and its words
     if reading.edits_materials and (msg.types or listed or frame):
         return _material_edit(request, saved, reading, msg)
     if listed and _brief_only(frame) and (reading.colors_in or reading.lifted) and not _new_garment(msg, frame):
         edited = _edited(frame, reading, msg)
         return _search(request, saved, edited)
     return None
+
+
+def _shopping(words: list[str]) -> bool:
+    """A need to dress for ("something for football"), not one said in passing ("who won the football?")."""
+    return bool(words_table("shopping").find(words))
 
 
 def _other_act(words: list[str]) -> bool:
@@ -349,6 +355,10 @@ class BriefReply:
 
     described: str
     like: str | None = None
+
+    def label(self) -> dict:
+        """The reply's brief, for the labelled corpus."""
+        return {"brief": self.described}
 
     def __call__(self, result: dict) -> tuple[list, str]:
         products, suggestions = result.get("products") or [], result.get("suggestions") or []
