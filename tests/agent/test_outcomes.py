@@ -690,12 +690,12 @@ def test_the_purple_one_in_m_after_a_list_adds_the_one_purple_product_shown(gues
 
 
 def test_cheaper_ones_after_a_list_reruns_that_search_below_the_cheapest_shown_cheapest_first(guest):
-    shown = say(guest, "show me shirts")
+    shown = say(guest, "show me womens jackets over $100")
     cheapest = min(Decimal(p["price"]) for p in shown["tool_calls"][0]["result"]["products"])
     turn = say(guest, "cheaper ones?", conversation=shown["conversation_id"])
     [search] = turn["tool_calls"]
     assert {k: v for k, v in search["arguments"].items() if k != "max_price"} == {
-        "clothing_type": "shirt", "sort_by": "price_low"}  # fmt: skip
+        "clothing_type": "jacket", "category": "women", "sort_by": "price_low"}  # fmt: skip
     prices = [Decimal(p["price"]) for p in search["result"]["products"]]
     assert prices and prices == sorted(prices) and max(prices) < cheapest and lines(guest) == []
 

@@ -17,7 +17,7 @@ from .. import brief
 from ..rules import ORDINALS, Interpretation, Msg, PlannedCall
 from . import act
 
-TOKEN = re.compile(r"\$?\d+(?:\.\d+)?|[a-z][a-z']*|[,;.!?]")
+TOKEN = re.compile(r"\$?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z][a-z']*|[,;.!?]")
 BOUNDARY = {",", ";", ".", "!", "?"}
 DEPARTMENTS = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
 SHOWN = 3
@@ -227,7 +227,7 @@ def shop(request, guess) -> Interpretation | None:
         return _more_like(request, saved, listed, reading, msg)
     if (reading.cheaper or reading.pricier) and listed and not _new_garment(msg, frame):
         return _price_step(request, saved, listed, reading, msg)
-    if reading.needs and not (msg.types or msg.product_ids or request.is_admin) and _shopping(words):
+    if reading.needs and not (msg.types or msg.product_ids or request.is_admin) and (_shopping(words) or msg.category):
         return _need_search(request, saved, reading, msg)  # a garment named: the rules search for it and its words
     if reading.edits_materials and (msg.types or listed or frame):
         return _material_edit(request, saved, reading, msg)
