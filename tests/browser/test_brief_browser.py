@@ -1,5 +1,5 @@
 """A shopper's multi-turn follow-up in the assistant's panel, on a phone and on a desktop (issue 28): the brief keeps
-"not white" and "any cheaper ones?" shows only trainers cheaper than the cheapest just shown, none of them white."""
+"not white" and "any cheaper ones?" shows only men's trainers cheaper than the cheapest just shown, none of them white."""
 
 from decimal import Decimal
 
@@ -17,13 +17,15 @@ def ask(page, text):
     box = page.locator("form.chat-form input[name=message]").first
     box.fill(text)
     page.locator("form.chat-form button").first.click()
-    expect(page.locator("#chat-log .chat-msg--assistant")).to_have_count(count + 1)
+    # the first message of a fresh server trains the intent classifier (a few seconds on a loaded machine)
+    expect(page.locator("#chat-log .chat-msg--assistant")).to_have_count(count + 1, timeout=60_000)
     return page.locator("#chat-log .chat-msg--assistant").last
 
 
 def prices(answer) -> list[Decimal]:
-    return [Decimal(text.strip().lstrip("$").split()[0].lstrip("$"))
-            for text in answer.locator(".chat-products .chat-product-price").all_text_contents()]  # fmt: skip
+    """The prices of the products that match (a suggestion's tile says what it misses)."""
+    tiles = answer.locator(".chat-products .chat-product:not(:has(.chat-product-misses)) .chat-product-price")
+    return [Decimal(text.split()[0].lstrip("$")) for text in tiles.all_text_contents()]
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -36,7 +38,7 @@ def test_a_follow_up_in_the_panel_keeps_the_exclusion_and_shows_only_cheaper(liv
     page.goto(f"{live_server}/")
     page.locator(".assistant-toggle").click()
 
-    first = ask(page, "trainers, not white")
+    first = ask(page, "mens trainers over $100, not white")
     expect(first.locator(".chat-product").first).to_be_visible()
     shown = prices(first)
     assert shown
@@ -47,9 +49,9 @@ def test_a_follow_up_in_the_panel_keeps_the_exclusion_and_shows_only_cheaper(liv
     expect(answer.locator(".chat-product").first).to_be_visible()
     cheaper = prices(answer)
     assert cheaper and all(price < min(shown) for price in cheaper)
-    names = answer.locator(".chat-products .chat-product-name").all_text_contents()
-    rows = db.session.query(Product).filter(Product.name.in_(names), Product.clothing_type == "sneakers").all()
-    assert rows and all(p.color != "white" for p in rows if p.price < min(shown))
+    white = {p.name for p in db.session.query(Product).filter_by(clothing_type="sneakers", color="white")}
+    names = set(answer.locator(".chat-products .chat-product-name").all_text_contents())  # matches and suggestions
+    assert white and names and not names & white
     box = answer.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]  # nothing spills sideways
     assert errors == []
