@@ -231,6 +231,8 @@ def shop(request, guess) -> Interpretation | None:
         return _need_search(request, saved, reading, msg)  # a garment named: the rules search for it and its words
     if reading.edits_materials and (msg.types or listed or frame):
         return _material_edit(request, saved, reading, msg)
+    if reading.materials_out and not (msg.types or msg.colors or msg.category or msg.product_ids):
+        return _noted(request, saved, reading)  # "I'm allergic to wool": kept for every search to come
     if listed and _brief_only(frame) and (reading.colors_in or reading.lifted) and not _new_garment(msg, frame):
         edited = _edited(frame, reading, msg)
         return _search(request, saved, edited)
@@ -297,6 +299,16 @@ def _material_edit(request, saved: dict, reading: Reading, msg: Msg) -> Interpre
     if _new_garment(msg, frame) or not frame:
         frame = brief.new_frame(frame)
     return _search(request, saved, _edited(frame, reading, msg))
+
+
+def _noted(request, saved: dict, reading: Reading) -> Interpretation:
+    frame = dict(saved["frame"])
+    frame["materials_out"] = list(dict.fromkeys([*frame.get("materials_out", []), *reading.materials_out]))
+    fabrics = brief.fabrics_of(reading.materials_out)
+    said = ", ".join(fabrics[:-1]) + (" or " if len(fabrics) > 1 else "") + fabrics[-1]
+    context = brief.save(dict(request.context), {**saved, "frame": frame})
+    return Interpretation(reply=f"Noted — I'll leave out anything made of {said} from now on. What are you looking for?",
+                          context=context)  # fmt: skip
 
 
 def _price_step(request, saved: dict, listed: list[dict], reading: Reading, msg: Msg) -> Interpretation:
@@ -393,30 +405,46 @@ def _words(product: dict) -> str:
 
 
 def apply_brief(result: Interpretation, request) -> Interpretation:
-    """A search the rules planned: the brief's standing exclusions added to it (a material ruled out holds for every
-    search; colours ruled out hold for the same garment), and the brief's frame read back from it."""
+    """A search the rules planned, read back into the brief. After a list the rules' own memory cannot carry (a need,
+    exclusions, several garments) a search for the same kind of thing edits that frame ("sort them by price", "what
+    about for women"); another search starts a new frame. A material ruled out holds for every search."""
     searches = [c for c in result.calls if c.name == "search_products" and not isinstance(c.then, BriefReply)]
     if len(searches) != 1 or len(result.calls) != 1:
         return result
     planned = searches[0]
     saved = brief.load(request.context)
     previous = saved["frame"]
-    frame = brief.new_frame(previous, **brief.frame_from_arguments(planned.arguments))
-    arguments = dict(planned.arguments)
+    read_back = brief.frame_from_arguments(planned.arguments)
     ruled_now = list(request.notes.get("without_colours") or ())
     if result.context.get("excluded_colour"):
         ruled_now.append(result.context["excluded_colour"])
-    if ruled_now:
-        frame["colors_out"] = list(dict.fromkeys(ruled_now))
-    elif previous.get("colors_out") and set(frame.get("types", [])) <= set(previous.get("types", [])):
-        kept = [c for c in previous["colors_out"] if c not in frame.get("colors", [])]
-        if kept:
-            frame["colors_out"] = kept
-            arguments["exclude_colors"] = kept
-    fabrics = brief.fabrics_of(frame.get("materials_out", []))
-    if fabrics:
-        arguments["exclude_materials"] = list(dict.fromkeys([*arguments.get("exclude_materials", []), *fabrics]))
-    if arguments != planned.arguments:
-        result.calls[0] = PlannedCall(planned.name, arguments, planned.after_success, planned.then)
+    if _continues(previous, read_back, request):
+        frame = {key: value for key, value in previous.items() if key not in ("exclude_ids", "under")} | read_back
+        frame["colors_out"] = [
+            c for c in [*previous.get("colors_out", []), *ruled_now] if c not in frame.get("colors", [])
+        ]
+        frame = {key: value for key, value in frame.items() if value not in (None, [], "")}
+        arguments = brief.search_arguments(frame)
+        then = planned.then or BriefReply(brief.describe(frame))
+    else:
+        frame = brief.new_frame(previous, **read_back)
+        if ruled_now:
+            frame["colors_out"] = list(dict.fromkeys(ruled_now))
+        arguments, then = dict(planned.arguments), planned.then
+        fabrics = brief.fabrics_of(frame.get("materials_out", []))
+        if fabrics:
+            arguments["exclude_materials"] = list(dict.fromkeys([*arguments.get("exclude_materials", []), *fabrics]))
+    if arguments != planned.arguments or then is not planned.then:
+        result.calls[0] = PlannedCall(planned.name, arguments, planned.after_success, then)
     result.context = brief.save(result.context, {**saved, "frame": frame})
     return result
+
+
+def _continues(previous: dict, read_back: dict, request) -> bool:
+    """The rules' search edits the previous frame: it followed a list of that frame, the frame holds what the rules
+    cannot carry, and it asks for no other kind of garment."""
+    if request.context.get("last_action") != "search_products" or not _brief_only(previous):
+        return False
+    needed = [t for n in previous.get("needs", []) for t in brief.needs().get(n, {}).get("types", [])]
+    scope = set(previous.get("types") or needed)
+    return not scope or set(read_back.get("types", [])) <= scope
