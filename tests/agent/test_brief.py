@@ -191,3 +191,28 @@ def test_more_like_the_second_one_finds_the_same_kind_in_its_colour_family(guest
     assert all(p.clothing_type == second.clothing_type and p.category == second.category for p in shown)
     assert second.name in turn["reply"]
     assert_no_internal_text(turn["reply"])
+
+
+@pytest.mark.parametrize("statement", ["I'm allergic to wool", "just so you know, wool makes me itchy",
+                                       "nothing with wool ever please"])  # fmt: skip
+def test_a_material_ruled_out_before_any_search_holds_for_the_searches_after(guest, statement):
+    noted = say(guest, statement)
+    assert noted["tool_calls"] == [] and "wool" in noted["reply"]
+
+    turn = say(guest, "show me sweaters", conversation=noted["conversation_id"])
+
+    assert matches(turn) and not {p.fabric for p in found(turn) + carded(turn)} & {"wool", "cashmere"}
+
+
+@pytest.mark.parametrize("follow_up", ["sort by cheapest", "cheapest first please"])
+def test_a_rules_follow_up_after_a_need_keeps_the_need(guest, follow_up):
+    first = say(guest, "my daughter is always cold, she needs something")
+
+    turn = say(guest, follow_up, conversation=first["conversation_id"])
+
+    shown = matches(turn)
+    [search] = turn["tool_calls"]
+    prices = [Decimal(p["price"]) for p in search["result"]["products"]]
+    assert shown and all(p.category == "kids" and p.clothing_type in WARM_TYPES for p in shown)
+    assert prices == sorted(prices) and all(p.season in ("winter", "autumn") for p in shown)
+    assert_no_internal_text(turn["reply"])
