@@ -41,37 +41,60 @@ def _near(word: str, cue: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
-@dataclass(frozen=True)
 class Phrases:
-    """Phrases (as word tuples) → a value, longest first; single words of 6+ letters also match within a typo."""
+    """Phrases (as word tuples) → a value, longest first; single words of 6+ letters also match within a typo.
+    Indexed by first and last word, so a message is read in a fraction of a millisecond."""
 
-    table: tuple[tuple[tuple[str, ...], str], ...]
+    def __init__(self, rows: dict[tuple[str, ...], str]):
+        self.table = tuple(sorted(rows.items(), key=lambda row: -len(row[0])))
+        self.by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        self.by_last: dict[str, list[tuple[str, ...]]] = {}
+        for phrase, value in self.table:
+            self.by_first.setdefault(phrase[0], []).append((phrase, value))
+            self.by_last.setdefault(phrase[-1], []).append(phrase)
+        self.singles = tuple((p[0], v) for p, v in self.table if len(p) == 1 and len(p[0]) >= 6)
+        self._near_cache: dict[str, str | None] = {}
 
     @classmethod
     def of(cls, mapping: dict[str, str]) -> Phrases:
-        rows = {tuple(tokens(p)): v for p, v in mapping.items() if tokens(p)}
-        return cls(tuple(sorted(rows.items(), key=lambda row: -len(row[0]))))
+        return cls({tuple(tokens(p)): v for p, v in mapping.items() if tokens(p)})
+
+    def near(self, word: str) -> str | None:
+        """The value of a single-word phrase within one typo of this word (6+ letters)."""
+        if len(word) < 6:
+            return None
+        if word not in self._near_cache:
+            if len(self._near_cache) > 20_000:  # words people type are unbounded: the cache is not
+                self._near_cache.clear()
+            self._near_cache[word] = next((v for cue, v in self.singles if _near(word, cue)), None)
+        return self._near_cache[word]
 
     def find(self, words: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, value) of each phrase found, left to right, not overlapping."""
         found, index = [], 0
         while index < len(words):
-            for phrase, value in self.table:
-                size = len(phrase)
-                window = words[index : index + size]
-                if len(window) == size and (window == list(phrase) or size == 1 and _near(window[0], phrase[0])):
-                    found.append((index, index + size, value))
-                    index += size
-                    break
-            else:
+            hit = next(((index + len(p), v) for p, v in self.by_first.get(words[index], ())
+                        if tuple(words[index : index + len(p)]) == p), None)  # fmt: skip
+            if hit is None and (value := self.near(words[index])) is not None:
+                hit = (index + 1, value)
+            if hit is None:
                 index += 1
+                continue
+            found.append((index, *hit))
+            index = hit[0]
         return found
 
     def ends_at(self, words: list[str], end: int) -> bool:
-        return any(end >= len(p) and tuple(words[end - len(p) : end]) == p for p, _ in self.table)
+        if end <= 0:
+            return False
+        return any(
+            end >= len(p) and tuple(words[end - len(p) : end]) == p for p in self.by_last.get(words[end - 1], ())
+        )
 
     def starts_at(self, words: list[str], start: int) -> bool:
-        return any(tuple(words[start : start + len(p)]) == p for p, _ in self.table)
+        if start >= len(words):
+            return False
+        return any(tuple(words[start : start + len(p)]) == p for p, _ in self.by_first.get(words[start], ()))
 
 
 @cache
@@ -191,7 +214,7 @@ def _lifted(words: list[str], start: int, end: int) -> bool:
 
 def _mention(word: str) -> bool:
     color = normalise_color(word)
-    return bool(color and color in COLORS) or bool(material_phrases().find([word]))
+    return bool(color and color in COLORS) or word in material_phrases().by_first or bool(material_phrases().near(word))
 
 
 # The acts ------------------------------------------------------------------------------------------------------------
@@ -246,7 +269,8 @@ def _shopping(words: list[str]) -> bool:
 
 def _other_act(words: list[str]) -> bool:
     """Exact words only: a typo of "order" is no reason to leave a search to the rules."""
-    return any(words[i : i + len(p)] == list(p) for i in range(len(words)) for p, _ in not_mine().table)
+    table = not_mine()
+    return any(table.starts_at(words, i) for i in range(len(words)))
 
 
 def _new_garment(msg: Msg, frame: dict) -> bool:
