@@ -243,7 +243,7 @@ def shop(request, guess) -> Interpretation | None:
     context = request.context
     saved = brief.load(context)
     frame = saved["frame"]
-    msg = Msg(request.norm.text)
+    msg = Msg(re.sub(r"(?<=[a-z])'s\b", "", request.norm.text))  # "my wife's birthday": the department is the wife's
     listed = context.get("last_shown") if context.get("last_action") == "search_products" else None
     listed = listed if isinstance(listed, list) and listed else None
     if reading.similar and listed and (reading.ordinal is not None or len(listed) == 1):
