@@ -42,6 +42,9 @@ class Call:
 _STYLING = re.compile(
     r"\b(goes? (well )?with|go together|match(es)? with|wear with|pair (it )?with|outfit|style (it|this|that))\b", re.I
 )
+_CART_THINGS = re.compile(
+    r"\b(cart|basket|bag|trolley|bought|ordered|i have|i've got|my (stuff|things|clothes|items))\b", re.I
+)
 _PRODUCT_ID = re.compile(r"(?:product|item|#)\s*#?(\d{1,9})\b", re.I)
 
 
@@ -57,6 +60,8 @@ def styling_call(message: str, context: dict) -> Call | None:
         return Call("suggest_outfit", {"product_id": named})
     if re.search(r"\b(it|this|that)\b", message, re.I) and context.get("last_product_id"):
         return Call("suggest_outfit", {"product_id": int(context["last_product_id"])})
+    if not _CART_THINGS.search(message):
+        return None  # "an outfit for a hot holiday": a need to search for (the brief), not the cart to style
     return Call("suggest_outfit", {"from_cart": True})
 
 

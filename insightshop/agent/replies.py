@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..services.actors import Actor
 
 FRIENDLY = {
@@ -88,7 +90,7 @@ def search_sentence(data: dict) -> str:
     """Say what the search found, honestly: matches only when products meet every constraint, else the closest."""
     products, suggestions = data.get("products", []), data.get("suggestions", [])
     total = data.get("pagination", {}).get("total", len(products))
-    wanted = data.get("interpreted_as", {}).get("description") or "products like that"
+    wanted = _shopper_words(data.get("interpreted_as", {}).get("description") or "")
     closest = "; ".join(
         f"{_product_words(s)} ({', '.join(s.get('unmet_reasons') or s.get('unmet') or [])})"
         for s in suggestions[:SHOWN]
@@ -105,6 +107,12 @@ def search_sentence(data: dict) -> str:
     if closest:
         sentence += f" Also close: {closest}."
     return sentence
+
+
+def _shopper_words(description: str) -> str:
+    """The search's description without the search engine's own words (the text it matched: “matching …”)."""
+    words = re.sub(r"\s*matching “[^”]*”", "", description).strip()
+    return words if words and words != "products" else "products like that"
 
 
 def _ambiguous_text(details: list) -> str:

@@ -53,6 +53,10 @@ class CatalogQuery:
     in_stock: bool = False
     on_sale: bool = False
     sort: str = "relevance"
+    # Exclusions (the assistant's brief: "not white", "nothing with wool"): never relaxed, suggestions included.
+    color_out: tuple[str, ...] = ()
+    fabric_out: tuple[str, ...] = ()
+    exclude_ids: tuple[int, ...] = ()
     page: int = 1
     per_page: int = 24
 
@@ -160,6 +164,9 @@ def constraints_for(query: CatalogQuery, parsed: ParsedQuery | None = None) -> C
         max_price=min(highs) if highs else None,
         on_sale=query.on_sale or parsed.on_sale,
         in_stock=query.in_stock or parsed.in_stock,
+        color_out=query.color_out,
+        fabric_out=query.fabric_out,
+        exclude_ids=query.exclude_ids,
     )
 
 
@@ -396,6 +403,10 @@ class _Plan:
     on_sale: bool
     colors: tuple[str, ...]
     sales: tuple = ()
+    colors_out: tuple[str, ...] = ()
+    fabrics_out: tuple[str, ...] = ()
+    ids_out: tuple[int, ...] = ()
+    kinds: tuple[str, ...] = ()  # several garments asked for: the first listed ranks first (most fitting first)
 
     @property
     def uses_index(self) -> bool:
@@ -403,7 +414,8 @@ class _Plan:
 
     @property
     def needs_table(self) -> bool:
-        return self.min_price is not None or self.max_price is not None or self.on_sale
+        excludes = self.colors_out or self.fabrics_out or self.ids_out
+        return self.min_price is not None or self.max_price is not None or self.on_sale or bool(excludes)
 
     def matches(self, *, with_score: bool = False, name: str = "matches"):
         return search_index.match_subquery(
@@ -425,7 +437,8 @@ def _plan(wanted: Constraints, sales=()) -> _Plan:
     if wanted.in_stock:
         filters.append((search_index.IN_STOCK_TOKEN,))
     return _Plan(wanted.terms, tuple(filters), wanted.min_price, wanted.max_price, wanted.on_sale,
-                 wanted.color or (), tuple(sales))  # fmt: skip
+                 wanted.color or (), tuple(sales), wanted.color_out, wanted.fabric_out, wanted.exclude_ids,
+                 wanted.clothing_type if wanted.clothing_type and len(wanted.clothing_type) > 1 else ())  # fmt: skip
 
 
 def _filtered(plan: _Plan, *columns, with_score: bool = False, match_name: str = "matches"):
@@ -443,6 +456,12 @@ def _filtered(plan: _Plan, *columns, with_score: bool = False, match_name: str =
         statement = statement.where(price <= plan.max_price)
     if plan.on_sale:
         statement = statement.where(_on_sale_condition(plan.sales))
+    if plan.colors_out:  # shown in its own colour: a product whose colour is ruled out is left out
+        statement = statement.where(Product.color.notin_(plan.colors_out))
+    if plan.fabrics_out:
+        statement = statement.where(or_(Product.fabric.is_(None), Product.fabric.notin_(plan.fabrics_out)))
+    if plan.ids_out:
+        statement = statement.where(Product.id.notin_(plan.ids_out))
     return statement, score
 
 
@@ -473,11 +492,11 @@ def _page(plan: _Plan, sort: str, page: int, per_page: int) -> list[Product]:
         found = {p.id: p for p in db.session.scalars(select(Product).where(Product.id.in_(ids)))}
         return [found[i] for i in ids if i in found]
     statement, score = _filtered(plan, with_score=bool(plan.groups) and sort == "relevance")
-    ordering = _ordering(sort, score, _price_now(plan.sales), plan.colors)
+    ordering = _ordering(sort, score, _price_now(plan.sales), plan.colors, plan.kinds)
     return list(db.session.scalars(statement.order_by(*ordering).limit(per_page).offset(offset)))
 
 
-def _ordering(sort: str, score, price=Product.price, colors=()):
+def _ordering(sort: str, score, price=Product.price, colors=(), kinds=()):
     tiebreak = (Product.id.desc(),)
     popularity = (Product.rating.desc(), Product.rating_count.desc())
     if sort == "price_low":
@@ -490,6 +509,9 @@ def _ordering(sort: str, score, price=Product.price, colors=()):
         return (Product.created_at.desc(), *tiebreak)
     # A product shown in the asked colour ranks before one that merely also comes in it.
     in_color = (case((Product.color.in_(colors), 0), else_=1),) if colors else ()
+    if kinds:
+        in_color = (case({kind: rank for rank, kind in enumerate(kinds)}, value=Product.clothing_type,
+                         else_=len(kinds)), *in_color)  # fmt: skip
     if score is not None:
         return (*in_color, score.asc(), *popularity, *tiebreak)
     return (*in_color, Product.is_featured.desc(), *popularity, *tiebreak)

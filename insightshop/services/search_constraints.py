@@ -41,6 +41,10 @@ class Constraints:
     max_price: Decimal | None = None
     on_sale: bool = False
     in_stock: bool = False
+    # Exclusions hold for matches and suggestions alike (never relaxed): "not white", "nothing with wool".
+    color_out: tuple[str, ...] = ()
+    fabric_out: tuple[str, ...] = ()
+    exclude_ids: tuple[int, ...] = ()
 
     def stated(self) -> list[str]:
         """The names of the constraints in force, closest-to-relax first."""
@@ -108,9 +112,15 @@ def describe(wanted: Constraints) -> str:
     if wanted.on_sale:
         words.append("on sale")
     words.append(_price_words(wanted.min_price, wanted.max_price))
+    words.append(_ruled_out_words(wanted))
     if any(value == () for value in (wanted.category, wanted.clothing_type, wanted.color, wanted.size)):
         words.append("(the search words and the filters ask for different things)")
     return " ".join(w for w in words if w)
+
+
+def _ruled_out_words(wanted: Constraints) -> str:
+    ruled_out = (*wanted.color_out, *wanted.fabric_out)
+    return "(no " + " or ".join(ruled_out) + ")" if ruled_out else ""
 
 
 def _possessive(category: str) -> str:

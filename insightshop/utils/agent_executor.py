@@ -243,12 +243,26 @@ def _bearer_of_request(actor):
     return token
 
 
+# The assistant's brief (several garments or colours, exclusions, fabrics, seasons): tool-only arguments, validated
+# by the tool's schema, added to the search body the API shares.
+BRIEF_SEARCH_ARGS = {"clothing_types": "clothing_type", "colors": "color", "exclude_colors": "color_out",
+                     "materials": "fabric", "exclude_materials": "fabric_out", "seasons": "season",
+                     "exclude_product_ids": "exclude_ids"}  # fmt: skip
+
+
 def _search_products(_actor, args, _token):
+    from dataclasses import replace
+
     from ..schemas.catalog import search_body
     from ..schemas.products import page_to_dict
 
-    query = search_body({**args, "per_page": 10})
-    return page_to_dict(catalog.search_catalog(query))
+    body = {k: v for k, v in args.items() if k not in BRIEF_SEARCH_ARGS}
+    query = search_body({**body, "per_page": 10})
+    extra: dict = {}
+    for name, field in BRIEF_SEARCH_ARGS.items():
+        if args.get(name):
+            extra[field] = tuple(dict.fromkeys((*getattr(query, field), *args[name])))
+    return page_to_dict(catalog.search_catalog(replace(query, **extra) if extra else query))
 
 
 def _cart_add_item(actor, args, _token):

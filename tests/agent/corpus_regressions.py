@@ -25,7 +25,11 @@ SINGLE = [
     ("that's all for now, thanks", REPLY),
     ("2 more please", add(product_id=1, selected_size="L", selected_color="white", quantity=2), LINE),
     ("another one", add(product_id=1, selected_size="L", selected_color="white", quantity=1), LINE),
-    ("what do you recommend for a beach holiday?", search(query="beach holiday")),
+    # Issue 28: an occasion is read as the garments it calls for (data/lexicons/needs.json), not as words to match.
+    ("what do you recommend for a beach holiday?",
+     [("search_products", {"clothing_types": ["shorts", "t-shirt", "dress", "shirt", "polo", "skirt", "blouse"],
+                           "exclude_materials": ["wool", "cashmere", "fleece", "corduroy", "leather"], "seasons": ["summer"]},
+       {"brief": "clothes for hot weather"})]),
     ("add all three in M", add(product_id=4, selected_size="M", quantity=1) + add(product_id=1, selected_size="M", quantity=1)
      + add(product_id=3, selected_size="M", quantity=1), SHOWN),
 ]  # fmt: skip

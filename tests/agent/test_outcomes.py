@@ -318,8 +318,12 @@ def test_what_the_shopper_rules_out_is_never_what_is_searched_for(guest, message
     turn = say(guest, message)
 
     [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
-    assert excluded not in str(search["arguments"])
-    assert search["result"]["products"] and excluded not in turn["reply"].split(":")[0]
+    wanted = {k: v for k, v in search["arguments"].items() if not k.startswith("exclude_")}  # ruled out is not wanted
+    assert excluded not in str(wanted)
+    lead = turn["reply"].split(":")[0].replace(f"no {excluded}", "").replace(f"not {excluded}", "")
+    assert search["result"]["products"] and excluded not in lead
+    found = [db.session.get(Product, p["id"]) for p in search["result"]["products"]]
+    assert all(excluded not in (p.fabric, p.color) for p in found)
 
 
 @pytest.mark.parametrize("message, noun", [("add a black belt", "belts"), ("do you sell hats?", "hats"),
@@ -685,12 +689,15 @@ def test_the_purple_one_in_m_after_a_list_adds_the_one_purple_product_shown(gues
     assert len(purple) == 1 and lines(guest) == [(purple[0]["id"], "purple", "M", 1)]
 
 
-def test_cheaper_ones_after_a_list_reruns_that_search_cheapest_first(guest):
-    turn = say(guest, "show me jackets", "only mens", "cheaper ones?")
+def test_cheaper_ones_after_a_list_reruns_that_search_below_the_cheapest_shown_cheapest_first(guest):
+    shown = say(guest, "show me womens jackets over $100")
+    cheapest = min(Decimal(p["price"]) for p in shown["tool_calls"][0]["result"]["products"])
+    turn = say(guest, "cheaper ones?", conversation=shown["conversation_id"])
     [search] = turn["tool_calls"]
-    assert search["arguments"] == {"clothing_type": "jacket", "category": "men", "sort_by": "price_low"}
+    assert {k: v for k, v in search["arguments"].items() if k != "max_price"} == {
+        "clothing_type": "jacket", "category": "women", "sort_by": "price_low"}  # fmt: skip
     prices = [Decimal(p["price"]) for p in search["result"]["products"]]
-    assert prices == sorted(prices) and lines(guest) == []
+    assert prices and prices == sorted(prices) and max(prices) < cheapest and lines(guest) == []
 
 
 def test_a_count_with_other_details_after_an_item_is_a_second_item(guest):

@@ -670,7 +670,9 @@ def rules_reply_out_of_scope() -> str:
 def _checked(result: Interpretation, request: intent.Request) -> Interpretation:
     """Every planned call passes the registry's strict schema (the guard still decides permission)."""
     from ...mcp.tools_registry import validate_tool_call
+    from .acts.shopper import apply_brief
 
+    result = apply_brief(result, request)  # the brief's standing exclusions on a search, and its frame kept
     for planned in result.calls:
         valid, error = validate_tool_call(planned.name, planned.arguments, True)
         if not valid:
