@@ -378,7 +378,7 @@ def as_letter(text: str, request) -> str:
     rest = text[: mention.start].rstrip(" ,") + " " + text[mention.end :].lstrip(" ,") if source is text else text
     msg = rules.Msg(rest)
     said_kind = msg.types[-1] if msg.types else None
-    talked = _talked_about(request) if not said_kind else {}
+    talked = talked_about(request) if not said_kind else {}
     kind = said_kind or talked.get("clothing_type")
     if mention.measure == "shoe" or (mention.measure is None and _shoe_words(source)):
         kind = kind or "sneakers"
@@ -390,6 +390,9 @@ def as_letter(text: str, request) -> str:
     if not found:
         return text  # past the guide: the rules say the shop's sizes are letters and ask
     letters = {r.letter for r in found.values()}
+    if len(letters) == 1 and source is not text and not msg.has(rules.ADD):
+        request.notes["size_note"] = sentence(found)  # "hoodies for my 7 year old": the kids' range, its size said
+        return text
     if len(letters) == 1:
         request.notes["size_note"] = sentence(found)
         return f"{rest.strip()}, size {letters.pop()}".strip(" ,")
@@ -409,7 +412,7 @@ def _making(request, kind: str | None, color: str | None) -> list[str]:
     return adults or making or ["men", "women"]
 
 
-def _talked_about(request) -> dict:
+def talked_about(request) -> dict:
     """The garment and department the conversation is about: the line just added, the item last asked for, the
     last search."""
     context = request.context
