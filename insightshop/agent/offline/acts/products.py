@@ -82,7 +82,7 @@ def size_advice(request, _guess) -> Interpretation | None:
 
 
 def _asks_about_size(text: str) -> bool:
-    return any(re.search(rf"\b{re.escape(word)}\b", text) for word in sizes.lexicon()["advice_words"])
+    return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) for word in sizes.lexicon()["advice_words"])
 
 
 @dataclass(frozen=True)
