@@ -54,7 +54,7 @@ class Reading:
 # Entities: numbers with their units. Which measure a word names is the lexicon's.
 NUM = r"(?P<n>\d{1,3}(?:\.\d{1,2})?)"
 UNIT = r"(?P<u>cm|centimet(?:re|er)s?|inch(?:es)?|in\b|\"|''|”)"
-NOT_A_SIZE = (r"(?!\s*(?:%|percent|colou?rs?|sizes?|days?|weeks?|months?|hours?|mins?|minutes?|packs?|pairs?|pieces?|"
+NOT_A_SIZE = (r"(?!\s*-?\s*(?:%|percent|colou?rs?|sizes?|days?|weeks?|months?|hours?|mins?|minutes?|packs?|pairs?|pieces?|"
               r"items?|dollars?|bucks|quid|pounds?\b|\$|x\b|of\b|more\b|stars?|off\b|items?|times|units?|left))")  # fmt: skip
 
 
@@ -235,15 +235,21 @@ def _measure_of(mention: Mention, departments: list[str], clothing_type: str | N
     return None
 
 
-def readings(text: str, departments: list[str] | tuple[str, ...] | None = None,
-             clothing_type: str | None = None) -> tuple[Mention | None, dict[str, Reading]]:  # fmt: skip
+def readings(text: str, departments: list[str] | tuple[str, ...] | None = None, clothing_type: str | None = None,
+             *, bare: bool = False) -> tuple[Mention | None, dict[str, Reading]]:  # fmt: skip
     """The first size or measurement in the text and its letter in each department that reads it (departments: the
-    ones in question, else every department whose guide has the measure)."""
+    ones in question, else every department whose guide has the measure). A number with no measure word is read only
+    for a garment or a department, or (bare=True, a size question) in the adult departments."""
     for mention in mentions(text):
         if mention.measure == "weight":
             continue
         kind = clothing_type or ("sneakers" if mention.measure == "shoe" or _shoe_words(text) else None)
-        found = read(mention, departments, kind)
+        wanted = departments
+        if mention.measure is None and not (kind or departments or mention.unit):
+            if not bare:
+                continue
+            wanted = ["women", "men"]
+        found = read(mention, wanted, kind)
         if found is not None:
             return mention, found
     return None, {}

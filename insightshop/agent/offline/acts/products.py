@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ....services import size_guide
 from ....services.vocabulary import CLOTHING_TYPE_LABELS
-from .. import brief, entities, rules, sizes
+from .. import brief, entities, intent, rules, sizes
 from ..product_options import OptionsQuestion
 from ..rules import Interpretation, PlannedCall
 from . import act
@@ -36,8 +36,14 @@ WOMEN_ONLY = frozenset(("dress", "blouse", "skirt"))
 
 
 def _not_a_question_for_us(msg: rules.Msg) -> bool:
-    """An add, a removal or a cart request: the cart's rules answer it, whatever words of size it has."""
-    return msg.has(rules.ADD) or msg.has(rules.REMOVE) or msg.has(rules.CART_RX)
+    """An add, a removal, a cart request or a review: the rules answer it, whatever words of size it has."""
+    return (msg.has(rules.ADD) or msg.has(rules.REMOVE) or msg.has(rules.CART_RX) or msg.has(rules.REVIEW_VERB)
+            or rules.RATING.search(msg.low) is not None)  # fmt: skip
+
+
+# "is the puffer warm?", "does it come in blue": a question about one product (the, this, it…), never a search for
+# some ("got any cashmere sweaters?", "I'm after a black leather jacket").
+DEFINITE = re.compile(r"\b(?:the|teh|this|that|these|those|it|its|your|ur|yours|first|second|third|last)\b")
 
 
 def _context(request, **remember) -> dict:
@@ -61,15 +67,15 @@ def size_advice(request, _guess) -> Interpretation | None:
     kind = kind or talked.get("clothing_type")
     if department is None and kind in WOMEN_ONLY and not _kids_cue(request):
         department = "women"
-    mention, found = sizes.readings(request.norm.original, [department] if department else None, kind)
+    # "I'm a size 10, what size should I get?": a bare number asked about is read in the adult departments
+    mention, found = sizes.readings(request.norm.original, [department] if department else None, kind, bare=True)
     context = _context(request)
     if found:
         text = _reading_answer(found)
     elif mention is not None:
         text = _by_measurements(department, mention)
-    else:  # how sizes run: the shop's own answer (the size guide's), or the guide read here if it finds none
-        call = PlannedCall("search_shop_policies_and_faqs", {"query": request.norm.text[:500]},
-                           then=SizesAnswer(_how_sizes_run(department, kind)))  # fmt: skip
+    else:  # how sizes run: the shop's own answer, from the size guide (the same as the help page's)
+        call = PlannedCall("search_shop_policies_and_faqs", {"query": request.norm.text[:500]})
         return Interpretation(calls=[call], context={**context, "last_action": "search_shop_policies_and_faqs"})
     letters = {r.letter for r in found.values()}
     if len(letters) == 1:  # the size read is the brief's size from now on ("show me some hoodies" next)
@@ -83,20 +89,6 @@ def size_advice(request, _guess) -> Interpretation | None:
 
 def _asks_about_size(text: str) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) for word in sizes.lexicon()["advice_words"])
-
-
-@dataclass(frozen=True)
-class SizesAnswer:
-    """The shop's answer to a sizes question, unless it answers another topic: then the size guide, read here."""
-
-    fallback: str
-
-    def __call__(self, result: dict) -> tuple[list, str | None]:
-        answers = [a for a in result.get("answers") or [] if isinstance(a, dict)]
-        return [], None if answers and answers[0].get("topic") == "sizes" else self.fallback
-
-    def label(self) -> dict:
-        return {"sizes_answer": True}
 
 
 def _kids_cue(request) -> bool:
@@ -206,7 +198,7 @@ def aspect_of(text: str) -> str | None:
 def product_details(request, _guess) -> Interpretation | None:
     """A question about one product named or just shown: its colours, sizes left, or a quality."""
     msg = rules.Msg(request.norm.text)
-    if _not_a_question_for_us(msg):
+    if _not_a_question_for_us(msg) or not intent.QUESTION.search(request.plain) or not DEFINITE.search(msg.norm):
         return None
     aspect = aspect_of(request.plain)
     product = _product_in_question(request, msg)
