@@ -133,7 +133,9 @@ def test_how_sizes_run_is_answered_from_the_size_guide(guest, message):
     assert "only help with shopping" not in turn["reply"]
 
 
-@pytest.mark.parametrize("message", ["I'm 5'4 and 60kg what size dress", "im 5ft 4 and 60 kilos, what size dress would i be"])
+@pytest.mark.parametrize(
+    "message", ["I'm 5'4 and 60kg what size dress", "im 5ft 4 and 60 kilos, what size dress would i be"]
+)
 def test_height_and_weight_get_the_measurements_the_guide_goes_by(guest, message):
     turn = say(guest, message)
 
@@ -189,7 +191,9 @@ def test_sold_out_sizes_are_neither_offered_as_buttons_nor_as_choices(guest):
     assert "which size (S, L, XL, XXL)" in turn["reply"] and "M is sold out" in turn["reply"]
 
 
-@pytest.mark.parametrize("message", ["what sizes are left in the men's puffer jacket?", "which sizes does the quilted puffer jacket come in"])
+@pytest.mark.parametrize(
+    "message", ["what sizes are left in the men's puffer jacket?", "which sizes does the quilted puffer jacket come in"]
+)
 def test_the_sizes_left_are_said_with_the_sold_out_ones_apart(guest, message):
     puffer = product("Quilted Puffer Jacket", "men")
     puffer.variant_for("black", "M").stock = 0

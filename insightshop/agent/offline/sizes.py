@@ -375,9 +375,9 @@ def as_letter(text: str, request) -> str:
     if rules.Msg(text).size:
         return text  # a letter said wins
     source, found_mentions = text, [m for m in mentions(text) if m.measure != "weight"]
-    if not found_mentions:  # the normaliser says "for kids" for an age: it is read in what was written
-        source = request.norm.original
-        found_mentions = [m for m in mentions(source) if m.measure in ("age", "height")]
+    ages = [m for m in mentions(request.norm.original) if m.measure in ("age", "height")]
+    if ages and not any(m.measure for m in found_mentions):  # the normaliser says "for kids" for an age ("size
+        source, found_mentions = request.norm.original, ages  # 10-11 years"): it is read in what was written
     if not found_mentions:
         return text
     mention = found_mentions[0]

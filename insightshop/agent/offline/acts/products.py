@@ -59,8 +59,8 @@ def _context(request, **remember) -> dict:
 def size_advice(request, _guess) -> Interpretation | None:
     """How sizes run, which size a measurement, an age, a height or a numeric size is, from the size guide."""
     msg = rules.Msg(request.norm.text)
-    if _not_a_question_for_us(msg) or not _asks_about_size(request.plain):
-        return None
+    if _not_a_question_for_us(msg) or not _asks_about_size(request.plain) or intent.NOT_SOLD.search(request.plain):
+        return None  # "how's the sizing on the chelsea boots?": the rules say the shop sells none
     kind = msg.types[-1] if msg.types else None
     talked = {} if kind or msg.category else sizes.talked_about(request)
     department = msg.category or talked.get("category")
@@ -88,7 +88,10 @@ def size_advice(request, _guess) -> Interpretation | None:
 
 
 def _asks_about_size(text: str) -> bool:
-    return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) for word in sizes.lexicon()["advice_words"])
+    """A size question: a size-question word ("what size", "run small", "size guide") in a question or a plea."""
+    said = lambda words: any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in words)  # noqa: E731
+    lexicon = sizes.lexicon()
+    return said(lexicon["advice_words"]) and (intent.QUESTION.search(text) is not None or said(lexicon["advice_cues"]))
 
 
 def _kids_cue(request) -> bool:
@@ -205,13 +208,21 @@ def product_details(request, _guess) -> Interpretation | None:
     if aspect is None or product is None:
         return None
     words = re.findall(r"[a-z0-9]+", product.name.lower())
-    terms = [w for w in words if not rules.clothing_type(w)]
-    arguments = {"clothing_type": product.clothing_type, "category": product.category}
+    said = set(re.findall(r"[a-z0-9]+", request.norm.text.lower()))
+    # the name's words the shopper said ("puffer"), else its words that are no garment ("quilted")
+    terms = [w for w in words if w in said and w != product.clothing_type] or [
+        w for w in words if not rules.clothing_type(w)]  # fmt: skip
+    arguments = {"clothing_type": product.clothing_type}
+    if msg.category or not terms:
+        arguments["category"] = product.category
     if terms:
         arguments["query"] = " ".join(terms)
     color = _asked_color(msg, product)
-    if aspect in ("colors", "sizes"):
-        size = msg.size if aspect == "sizes" else None
+    if aspect in ("colors", "sizes", "stock"):
+        size = msg.size if aspect != "colors" else None
+        line = request.context.get("last_line") if isinstance(request.context.get("last_line"), dict) else {}
+        if aspect == "stock" and size is None and line.get("product_id") == product.id:
+            size, color = line.get("size"), color or line.get("color")  # "is it in stock?" of the line just added
         then = OptionsQuestion(aspect, product_id=product.id, color=color, size=size, named=tuple(terms) or None)
     else:
         then = QualityAnswer(aspect, product.id)
