@@ -174,6 +174,13 @@ def _mention(kind: str | None, match: re.Match) -> Mention | None:
     return Mention(float(groups["n"]), measure, "cm" if unit.startswith("c") else "in" if unit else None, *span)
 
 
+def _digits(text: str) -> str:
+    """ "a seven year old" → "a 7 year old" (only a number of years: "the navy one" stays)."""
+    words = lexicon()["number_words"]
+    pattern = re.compile(r"\b(" + "|".join(words) + r")(?=[\s-]+(?:years?|yrs?|yo|y/o)\b)", re.I)
+    return pattern.sub(lambda m: str(words[m.group(1).lower()]), text or "")
+
+
 # Letters from the guide ----------------------------------------------------------------------------------------
 
 
@@ -240,7 +247,9 @@ def readings(text: str, departments: list[str] | tuple[str, ...] | None = None, 
     """The first size or measurement in the text and its letter in each department that reads it (departments: the
     ones in question, else every department whose guide has the measure). A number with no measure word is read only
     for a garment or a department, or (bare=True, a size question) in the adult departments."""
-    for mention in mentions(text):
+    found_mentions = mentions(_digits(text))
+    # a measure said ("7yo", "32 waist") before a bare number ("wat size 4 a 7yo": the 4 is "for")
+    for mention in [m for m in found_mentions if m.measure] + [m for m in found_mentions if not m.measure]:
         if mention.measure == "weight":
             continue
         kind = clothing_type or ("sneakers" if mention.measure == "shoe" or _shoe_words(text) else None)
@@ -374,13 +383,9 @@ def as_letter(text: str, request) -> str:
 
     if rules.Msg(text).size:
         return text  # a letter said wins
-    source, found_mentions = text, [m for m in mentions(text) if m.measure != "weight"]
-    ages = [m for m in mentions(request.norm.original) if m.measure in ("age", "height")]
-    if ages and not any(m.measure for m in found_mentions):  # the normaliser says "for kids" for an age ("size
-        source, found_mentions = request.norm.original, ages  # 10-11 years"): it is read in what was written
-    if not found_mentions:
+    source, mention = _mention_to_read(text, request)
+    if mention is None:
         return text
-    mention = found_mentions[0]
     rest = text[: mention.start].rstrip(" ,") + " " + text[mention.end :].lstrip(" ,") if source is text else text
     msg = rules.Msg(rest)
     said_kind = msg.types[-1] if msg.types else None
@@ -401,12 +406,24 @@ def as_letter(text: str, request) -> str:
         return text
     if len(letters) == 1:
         request.notes["size_note"] = sentence(found)
+        if source is text:  # said where the number was: "jeans in a 32" → "jeans in M", "same in a 10" → "same in M"
+            return f"{text[: mention.start].rstrip(' ,')} in {letters.pop()} {text[mention.end :].lstrip(' ,')}".strip()
         return f"{rest.strip()}, size {letters.pop()}".strip(" ,")
     request.notes["size_note"] = sentence(found)
     if not msg.has(rules.ADD):
         return rest.strip()
     _ask_department(request, msg, found, kind, color)
     return text
+
+
+def _mention_to_read(text: str, request) -> tuple[str, Mention | None]:
+    """The size said, and the text it was read in: the rule stage's, or what was written for an age (the normaliser
+    says "for kids" for "size 10-11 years")."""
+    found = [m for m in mentions(text) if m.measure != "weight"]
+    ages = [m for m in mentions(_digits(request.norm.original)) if m.measure in ("age", "height")]
+    if ages and not any(m.measure for m in found):
+        return request.norm.original, ages[0]
+    return text, (found[0] if found else None)
 
 
 def _making(request, kind: str | None, color: str | None) -> list[str]:

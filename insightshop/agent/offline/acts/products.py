@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ....services import size_guide
+from ....services import shop_policies, size_guide
 from ....services.vocabulary import CLOTHING_TYPE_LABELS
 from .. import brief, entities, intent, rules, sizes
 from ..product_options import OptionsQuestion
@@ -74,9 +74,11 @@ def size_advice(request, _guess) -> Interpretation | None:
         text = _reading_answer(found)
     elif mention is not None:
         text = _by_measurements(department, mention)
-    else:  # how sizes run: the shop's own answer, from the size guide (the same as the help page's)
+    elif shop_policies.topic_of(request.norm.text):  # the shop's own answer (sizes from the guide, exchanges…)
         call = PlannedCall("search_shop_policies_and_faqs", {"query": request.norm.text[:500]})
         return Interpretation(calls=[call], context={**context, "last_action": "search_shop_policies_and_faqs"})
+    else:  # a sizes question the shop's answers miss ("do ur sizes come up small"): the guide, read here
+        text = _how_sizes_run(department, kind)
     letters = {r.letter for r in found.values()}
     if len(letters) == 1:  # the size read is the brief's size from now on ("show me some hoodies" next)
         shopping = brief.load(context)
