@@ -115,7 +115,7 @@ def _colors_answer(products: list[dict], color: str | None) -> str:
         if not colors:
             sentences.append(f"The {title} is sold out.")
         elif color and color in colors:
-            sentences.append(f"Yes — the {title} comes in {_listed(colors)}{gone}.")
+            sentences.append(f"Yes — the {title} comes in {_listed(colors)}{only}{gone}.")
         elif color and color in sold_out:
             sentences.append(f"The {title} is sold out in {color}; it comes in {_listed(colors)}{only}.")
         elif color:
