@@ -20,7 +20,6 @@ from functools import cache
 from pathlib import Path
 
 from ....services import shop_policies, size_guide
-from ....services.vocabulary import CLOTHING_TYPE_LABELS
 from .. import brief, entities, intent, rules, sizes
 from ..product_options import OptionsQuestion
 from ..rules import Interpretation, PlannedCall
@@ -65,7 +64,7 @@ def size_advice(request, _guess) -> Interpretation | None:
     talked = {} if kind or msg.category else sizes.talked_about(request)
     department = msg.category or talked.get("category")
     kind = kind or talked.get("clothing_type")
-    if department is None and kind in WOMEN_ONLY and not _kids_cue(request):
+    if department is None and kind in WOMEN_ONLY:  # "what size dress": the women's guide (a child's age says kids)
         department = "women"
     # "I'm a size 10, what size should I get?": a bare number asked about is read in the adult departments
     mention, found = sizes.readings(request.norm.original, [department] if department else None, kind, bare=True)
@@ -91,13 +90,13 @@ def size_advice(request, _guess) -> Interpretation | None:
 
 def _asks_about_size(text: str) -> bool:
     """A size question: a size-question word ("what size", "run small", "size guide") in a question or a plea."""
-    said = lambda words: any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in words)  # noqa: E731
     lexicon = sizes.lexicon()
-    return said(lexicon["advice_words"]) and (intent.QUESTION.search(text) is not None or said(lexicon["advice_cues"]))
+    return _says(text, lexicon["advice_words"]) and (
+        intent.QUESTION.search(text) is not None or _says(text, lexicon["advice_cues"]))  # fmt: skip
 
 
-def _kids_cue(request) -> bool:
-    return rules.Msg(request.norm.text).category == "kids"
+def _says(text: str, words) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) for word in words)
 
 
 def _row(department: str, size: str) -> str:
@@ -346,7 +345,3 @@ def _season_words(season: str) -> str | None:
     if not season:
         return None
     return "made for any season" if season == "all-season" else f"made for {season}"
-
-
-def noun(kind: str) -> str:
-    return (CLOTHING_TYPE_LABELS.get(kind) or kind).lower()
