@@ -9,7 +9,7 @@ from .citation_links import receipts_list_card
 
 PRODUCT_FIELDS = ("id", "name", "price", "list_price", "on_sale", "image_url", "url", "category", "color", "in_stock")
 MAX_PRODUCTS, MAX_SUGGESTIONS, MAX_CANDIDATES = 8, 4, 6
-CHOICE_ERRORS = ("variant_required", "ambiguous")
+CHOICE_ERRORS = ("variant_required", "ambiguous", "out_of_stock")
 UNMET_LABELS = {"color": "other colour", "clothing_type": "other kind", "category": "other department",
                 "size": "not in your size", "min_price": "below your price", "max_price": "above your budget",
                 "on_sale": "not on sale", "in_stock": "sold out"}  # fmt: skip
@@ -133,8 +133,12 @@ def choice_card(tool: str, arguments: dict, error: dict) -> dict | None:
             return None
         return {"type": "choices", **wanted, "candidates": candidates[:MAX_CANDIDATES]}
     product = _variant_product(arguments, error.get("details"))
-    if product is None:
+    if product is None or (error["code"] == "out_of_stock" and not product.get("sizes")):
         return None
+    if error["code"] == "out_of_stock":  # the size asked for is sold out: the sizes left in that colour are offered
+        wanted["size"] = None
+        wanted["color"] = next((d.get("color") for d in _detail_dicts(error.get("details")) if d.get("color")),
+                               wanted["color"])  # fmt: skip
     return {"type": "variant_choice", **wanted, "product": product}
 
 
@@ -171,6 +175,10 @@ def _variant_product(arguments: dict, details) -> dict | None:
         given = merged.get(key) or (merged.get("colours") if key == "colors" else None)
         if given and not shown.get(key):
             shown[key] = list(given)
+    if "sold_out_sizes" in merged or "sizes" in merged:  # the service decided what is in stock: only that is offered
+        shown["sizes"] = list(merged.get("sizes") or [])
+        shown["colors"] = list(merged.get("colors") or shown.get("colors") or [])
+        shown["sold_out_sizes"] = []
     return shown if shown.get("name") else None
 
 

@@ -144,7 +144,16 @@ def _variant_text(details: list) -> str:
         asks.append(f"which colour ({', '.join(first['colors'])})")
     if not asks or not first.get("name"):
         return f"I couldn't do that: {first.get('message', 'choose a colour and size')}"
-    return f"{first['name']}: {' and '.join(asks)}?"
+    return f"{first['name']}: {' and '.join(asks)}?{_sold_out(first)}"
+
+
+def _sold_out(details: dict) -> str:
+    """ " XL is sold out.": what a choice leaves out because it has no stock (the service lists it apart)."""
+    gone = [*(details.get("sold_out_sizes") or []), *(details.get("sold_out_colors") or [])]
+    if not gone:
+        return ""
+    listed = gone[0] if len(gone) == 1 else ", ".join(gone[:-1]) + " and " + gone[-1]
+    return f" {listed} {'is' if len(gone) == 1 else 'are'} sold out."
 
 
 CHOICE_ERRORS = {"ambiguous": _ambiguous_text, "variant_required": _variant_text}

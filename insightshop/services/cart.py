@@ -15,7 +15,7 @@ from ..models.catalog import Product, ProductVariant
 from . import catalog, pricing
 from .actors import Actor
 from .errors import Conflict, ErrorCode, Invalid, NotFound
-from .vocabulary import normalise_color, normalise_size
+from .vocabulary import SIZES, normalise_color, normalise_size
 
 WRITE_ATTEMPTS = 5  # optimistic retries when a concurrent request changed the same line
 
@@ -236,7 +236,9 @@ def _refuse_total(product_id: int, variant_id: int, have: int, quantity: int) ->
     variant = db.session.get(ProductVariant, variant_id, populate_existing=True)
     if have + quantity > variant.stock and release_expired_holds(variant_id):
         variant = db.session.get(ProductVariant, variant_id, populate_existing=True)
-    check_stock(db.session.get(Product, product_id), variant, have + quantity)
+    product = db.session.get(Product, product_id)
+    check_in_stock(product, variant)  # sold out: say what is left instead
+    check_stock(product, variant, have + quantity)
 
 
 def release_expired_holds(variant_id: int) -> int:
@@ -256,10 +258,15 @@ def _reload(actor: Actor, variant_id: int) -> CartItem:
 
 
 def resolve_variant(product: Product, color: str | None, size: str | None) -> ProductVariant:
-    """The variant a shopper means; a product with one colour or one size needs no choice for it."""
+    """The variant a shopper means; a product with one colour or one size needs no choice for it, and a colour not
+    said is the only one in stock (in the size said) when just one is. A choice still to make offers only what is in
+    stock (its details list the sold-out sizes and colours apart)."""
     colors, sizes = product.available_colors, product.available_sizes
-    chosen_color = normalise_color(color) if color else (colors[0] if len(colors) == 1 else None)
-    chosen_size = normalise_size(size) if size else (sizes[0] if len(sizes) == 1 else None)
+    wanted_size = normalise_size(size) if size else (sizes[0] if len(sizes) == 1 else None)
+    stocked_colors = _in_stock(product, "color", size=wanted_size)
+    chosen_color = normalise_color(color) if color else (
+        colors[0] if len(colors) == 1 else stocked_colors[0] if len(stocked_colors) == 1 else None)  # fmt: skip
+    chosen_size = wanted_size
     problems = []
     if chosen_color is None or chosen_color not in colors:
         problems.append({"field": "selected_color", "message": f"choose one of: {', '.join(colors)}"})
@@ -271,12 +278,60 @@ def resolve_variant(product: Product, color: str | None, size: str | None) -> Pr
             problems.append(
                 {"field": "selected_size", "message": f"{product.name} is not made in {chosen_color} / {chosen_size}"}
             )
+        shade = chosen_color if chosen_color in colors else None
+        choices = variant_choices(product, shade)
+        if not choices["colors"]:
+            raise Conflict(f"{product.name} is sold out", code=ErrorCode.OUT_OF_STOCK, details=[choices])
+        if not choices["sizes"]:
+            raise Conflict(f"{product.name} is sold out in {shade}; it is in stock in {', '.join(choices['colors'])}",
+                           code=ErrorCode.OUT_OF_STOCK, details=[choices])  # fmt: skip
+        for problem in problems:  # what the shopper may choose: only what is in stock
+            if problem["message"].startswith("choose"):
+                offered = choices["colors"] if problem["field"] == "selected_color" else choices["sizes"]
+                problem["message"] = f"choose one of: {', '.join(offered)}"
         # Each problem also names the product and its choices, so a client can offer them as buttons.
-        choices = {"product_id": product.id, "name": product.name, "sizes": sizes, "colors": colors}
         missing = " and ".join(dict.fromkeys("colour" if p["field"] == "selected_color" else "size" for p in problems))
         raise Invalid(f"Choose a {missing} of {product.name}: {problems[0]['message']}",
                       code=ErrorCode.VARIANT_REQUIRED, details=[{**p, **choices} for p in problems])  # fmt: skip
     return variant
+
+
+def variant_choices(product: Product, color: str | None = None) -> dict:
+    """What a shopper can still choose of a product: sizes in stock (in the colour, when one is chosen) and colours in
+    stock, with the sold-out ones apart (never offered)."""
+    sizes = _in_stock(product, "size", color=color)
+    colors = _in_stock(product, "color")
+    return {"product_id": product.id, "name": product.name, "sizes": sizes, "colors": colors,
+            "sold_out_sizes": [s for s in product.available_sizes if s not in sizes],
+            "sold_out_colors": [c for c in product.available_colors if c not in colors]}  # fmt: skip
+
+
+def _in_stock(product: Product, field: str, *, color: str | None = None, size: str | None = None) -> list[str]:
+    """The product's sizes or colours that have stock (of the colour or size given), in the catalog's order."""
+    stocked = {getattr(v, field) for v in product.variants
+               if v.stock > 0 and (color is None or v.color == color) and (size is None or v.size == size)}  # fmt: skip
+    order = product.available_sizes if field == "size" else product.available_colors
+    return [value for value in order if value in stocked]
+
+
+def check_in_stock(product: Product, variant: ProductVariant) -> None:
+    """Refuse (409 out_of_stock) a variant with no stock, naming what is left to choose instead (the nearest sizes in
+    that colour first), so that an add never lands on a sold-out variant."""
+    if variant.stock > 0:
+        return
+    choices = variant_choices(product, variant.color)
+    sizes = sorted(choices["sizes"], key=lambda s: abs(SIZES.index(s) - SIZES.index(variant.size))
+                   if s in SIZES and variant.size in SIZES else 0)  # fmt: skip
+    what = f"{product.name} ({variant.color.capitalize()} / {variant.size})"
+    if sizes:
+        instead = f"; in {variant.color} it is in stock in {', '.join(sizes)}"
+    elif choices["colors"]:
+        instead = f"; it is in stock in {', '.join(choices['colors'])}"
+    else:
+        instead = ""
+    raise Conflict(f"{what} is sold out{instead}", code=ErrorCode.OUT_OF_STOCK,
+                   details=[{"variant_id": variant.id, "available": 0, "requested": 1, "color": variant.color,
+                             "size": variant.size, **choices, "nearest_sizes": sizes}])  # fmt: skip
 
 
 def _check_quantity(quantity: int) -> None:

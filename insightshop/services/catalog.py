@@ -272,9 +272,16 @@ def resolve_product(clothing_type: str | None, color: str | None = None, size: s
             f"Several products fit equally well: {', '.join(p.name for p in ties[:4])}; choose one by product_id",
             code="ambiguous",
             details=[{"product_id": p.id, "name": p.name, "category": p.category, "color": p.color,
-                      "price": f"{book.effective_price(p):.2f}", "sizes": p.available_sizes} for p in ties[:8]],
+                      "price": f"{book.effective_price(p):.2f}", "sizes": _sizes_in_stock(p, wanted_color)}
+                     for p in ties[:8]],
         )  # fmt: skip
     return ranked[0], ranked[1:6]
+
+
+def _sizes_in_stock(product: Product, color: str | None) -> list[str]:
+    """The sizes a shopper can still choose (in the colour asked for): never a sold-out one."""
+    return [size for size in product.available_sizes
+            if any(v.size == size and v.stock > 0 and (color is None or v.color == color) for v in product.variants)]  # fmt: skip
 
 
 def _resolution_terms(clothing_type, color, size) -> tuple[str, str | None, str | None]:

@@ -228,7 +228,9 @@ FAQS: tuple[Faq, ...] = (
          "size am i": 3, "sizes": 2, "size": 2, "fit": 1, "fits": 1, "measure": 3, "measurements": 3,
          "chest": 2, "waist": 2, "bust": 2, "hips": 2, "inches": 2, "cm": 1, "true to size": 3,
          "run small": 3, "run large": 3, "runs small": 3, "runs large": 3, "too small": 1, "too big": 1,
-         "years old": 1, "year old": 1, "height": 2, "tall": 1}, _sizes, _size_guide_url),
+         "years old": 1, "year old": 1, "height": 2, "tall": 1, "sizes run": 3, "size run": 3, "run big": 3,
+         "runs big": 3, "come up small": 3, "come up big": 3, "come up large": 3, "sizes come up": 3}, _sizes,
+        _size_guide_url),
     Faq("payments", "Which payment methods do you accept?",
         {"pay": 2, "payment": 3, "payments": 3, "paying": 2, "payment methods": 3, "credit card": 3,
          "debit card": 3, "card": 2, "cards": 2, "visa": 3, "mastercard": 3, "amex": 3, "american express": 3,
@@ -300,6 +302,13 @@ def search(query: str, context: str | None = None, *, limit: int = 3) -> list[di
     detail = f"{text} {normalise(context or '')}".strip()
     picked = [faq for score, _, faq in scored if score >= MIN_SCORE and score * 2 >= best][:limit]
     return [answer_for(faq, detail) for faq in picked]
+
+
+def topic_of(query: str) -> str | None:
+    """The topic the shop's answers to this question would be about, or None when it has none (no answer built)."""
+    text = normalise(query)
+    scored = sorted(((_score(faq, text), index, faq) for index, faq in enumerate(FAQS)), key=lambda t: (-t[0], t[1]))
+    return scored[0][2].topic if scored and scored[0][0] >= MIN_SCORE else None
 
 
 def answer_for(faq: Faq, text: str = "") -> dict:

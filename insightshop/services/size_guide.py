@@ -70,6 +70,16 @@ SIZE_TABLES: tuple[SizeTable, ...] = (
 KIDS_AGE_SIZES = {age: size for size, ages in (("XS", (2, 3, 4)), ("S", (5, 6)), ("M", (7, 8)), ("L", (9, 10)),
                                                 ("XL", (11, 12, 13))) for age in ages}  # fmt: skip
 
+# Shoe sizes (sneakers are sold in the letter sizes): size -> (UK, US), per adult department. Read by the assistant
+# for "size 10 trainers"; kids' shoes go by age like the rest of the kids' range.
+SHOE_SIZES = {
+    "men": {"XS": ("5–6", "6–7"), "S": ("7", "8"), "M": ("8–9", "9–10"), "L": ("10", "11"), "XL": ("11", "12"),
+            "XXL": ("12–13", "13–14")},
+    "women": {"XS": ("2–3", "4–5"), "S": ("4", "6"), "M": ("5", "7"), "L": ("6", "8"), "XL": ("7", "9"),
+              "XXL": ("8", "10")},
+}  # fmt: skip
+SHOE_COLUMNS = ("Shoe (UK)", "Shoe (US)")
+
 FIT_TIPS = (
     "Measure over light clothing with a soft tape, keeping it level and snug but not tight.",
     "Chest or bust: around the fullest part. Waist: around the narrowest part. Hips: around the fullest part.",
@@ -85,6 +95,23 @@ def size_tables() -> tuple[SizeTable, ...]:
 def table_for(category: str) -> SizeTable | None:
     """One department's size table."""
     return next((table for table in SIZE_TABLES if table.category == category), None)
+
+
+def column(category: str, heading: str) -> dict[str, str]:
+    """One column of a department's guide, size -> value ("Waist (in)" -> {"S": "29–31", …}); "UK/US#1" is the second
+    part of a "UK / US" cell, "Shoe (UK)" / "Shoe (US)" the shoe sizes. Empty when the department has no such column."""
+    name, _, part = heading.partition("#")
+    if name in SHOE_COLUMNS:
+        index = SHOE_COLUMNS.index(name)
+        return {size: values[index] for size, values in SHOE_SIZES.get(category, {}).items()}
+    table = table_for(category)
+    if table is None or name not in table.columns:
+        return {}
+    index = table.columns.index(name)
+    cells = {size: values[index] for size, values in table.rows.items()}
+    if part:
+        cells = {size: (cell.split("/") + [""])[int(part)].strip() for size, cell in cells.items()}
+    return cells
 
 
 def kids_size_for_age(age: int) -> str | None:

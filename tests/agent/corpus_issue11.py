@@ -92,12 +92,14 @@ SINGLE = [
     ("show me jackets in the sale", search(clothing_type="jacket", on_sale=True)),
     # Ages mean kids
     ("a hoodie for my 6-year-old", search(clothing_type="hoodie", category="kids")),
-    ("add a red hoodie for my 6-year-old", add(clothing_type="hoodie", selected_color="red", category="kids", quantity=1)),
+    # an age is read through the size guide (issue 28): a 6-year-old is a kids' S, a 4-year-old an XS
+    ("add a red hoodie for my 6-year-old", add(clothing_type="hoodie", selected_color="red", selected_size="S", category="kids",
+                                               quantity=1)),
     ("pajamas for my 8 year old", search(clothing_type="pajamas", category="kids")),
     ("sneakers for my niece", search(clothing_type="sneakers", category="kids")),
     ("a dress for my toddler", search(clothing_type="dress", category="kids")),
     ("jacket for my nephew, he is 10", search(clothing_type="jacket", category="kids")),
-    ("add 2 t-shirts for my 4 yo", add(clothing_type="t-shirt", category="kids", quantity=2)),
+    ("add 2 t-shirts for my 4 yo", add(clothing_type="t-shirt", selected_size="XS", category="kids", quantity=2)),
     ("socks for my grandson", search(clothing_type="socks", category="kids")),
     ("coat for a 7 year old girl", search(clothing_type="coat", category="kids")),
     # Compare and review by name

@@ -452,10 +452,16 @@ def test_an_ordinal_inside_a_sentence_is_no_bare_pick(message):
     assert "That's the Relaxed Linen Shirt" not in (result.reply or "")
 
 
-@pytest.mark.parametrize("message", ["pants for my 10 year old son", "add a red hoodie for my 6-year-old"])
-def test_an_age_that_is_no_size_adds_no_size(message):
-    [planned] = interpret(message, {}).calls
-    assert "size" not in planned.arguments and "selected_size" not in planned.arguments
+def test_an_age_in_a_search_shows_the_kids_range_and_says_its_size():
+    result = interpret("pants for my 10 year old son", {})
+    [planned] = result.calls
+    assert "size" not in planned.arguments and planned.arguments["category"] == "kids"
+    assert result.context["offline_note"] == "In our size guide a 10-year-old is a kids' L."
+
+
+def test_an_age_in_an_add_is_the_size_guides_size():
+    [planned] = interpret("add a red hoodie for my 6-year-old", {}).calls
+    assert planned.arguments["selected_size"] == "S" and planned.arguments["category"] == "kids"
 
 
 def test_a_bigger_size_with_nothing_added_changes_nothing():
@@ -587,12 +593,12 @@ def test_make_the_hoodie_red_swaps_the_hoodie_line_for_red():
                                     "quantity": None}  # fmt: skip
 
 
-@pytest.mark.parametrize("message, hint", [("add a green coat for my daughter, she's 9", "For a 9-year-old our size guide suggests L."),
-                                           ("add a red hoodie for my 6-year-old", "For a 6-year-old our size guide suggests S.")])  # fmt: skip
-def test_an_age_adds_no_size_but_notes_the_size_guides_size(message, hint):
+@pytest.mark.parametrize("message, size, note", [("add a green coat for my daughter, she's 9", "L", "a 9-year-old is a kids' L."),
+                                                 ("add a red hoodie for my 6-year-old", "S", "a 6-year-old is a kids' S.")])  # fmt: skip
+def test_an_age_adds_the_size_guides_size_and_notes_how_it_was_read(message, size, note):
     result = interpret(message, {})
     [planned] = result.calls
-    assert "selected_size" not in planned.arguments and result.context["offline_note"] == hint
+    assert planned.arguments["selected_size"] == size and result.context["offline_note"] == f"In our size guide {note}"
 
 
 def test_a_size_said_with_an_age_needs_no_hint():

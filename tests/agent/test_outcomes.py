@@ -343,17 +343,17 @@ def test_the_word_sizes_is_not_size_s(guest):
     assert any("Oxford" in p["name"] for p in search["result"]["products"])
 
 
-@pytest.mark.parametrize("message, answer, quantity", [("add 2 jeans size 30", "M please", 2),
-                                                        ("add sneakers size 10", "large", 1)])  # fmt: skip
-def test_a_numbered_size_is_never_a_quantity_and_the_letter_answer_adds_it(guest, message, answer, quantity):
+@pytest.mark.parametrize("message, answer, expected", [("add 2 jeans size 30", "men's", ("men", "S", 2)),
+                                                        ("add sneakers size 10", "mens", ("men", "L", 1))])  # fmt: skip
+def test_a_numbered_size_is_never_a_quantity_and_the_guide_reads_it_once_the_department_is_known(guest, message, answer,
+                                                                                                  expected):  # fmt: skip
     asked = say(guest, message)
     assert lines(guest) == [] and asked["tool_calls"] == []
-    assert "sizes are letters" in (asked["reply"] or "")
+    assert "In our size guide" in asked["reply"] and "men's or women's?" in asked["reply"]
 
-    turn = say(guest, answer, conversation=asked["conversation_id"])
-    [call] = turn["tool_calls"]
-    assert call["name"] == "cart_add_item" and call["arguments"]["quantity"] == quantity
-    assert call["arguments"]["selected_size"] in ("M", "L")
+    say(guest, answer, conversation=asked["conversation_id"])
+    [(product_id, _color, size, quantity)] = lines(guest)
+    assert (db.session.get(Product, product_id).category, size, quantity) == expected
 
 
 def test_a_negative_count_adds_nothing(guest):
@@ -924,9 +924,8 @@ def test_i_only_want_one_of_the_tees_sets_that_lines_count(guest):
     assert lines(guest) == [(12, "black", "L", 1), (27, "black", "L", 1)]
 
 
-@pytest.mark.parametrize("message", ["i'm a size 12 in dresses what size should i get",
-                                     "im usually a medium in mens shirts, which size should i take in the hoodie"])  # fmt: skip
-def test_which_size_to_get_is_answered_from_the_size_guide(guest, message):
+@pytest.mark.parametrize("message", ["im usually a medium in mens shirts, which size should i take in the hoodie"])
+def test_which_size_to_get_is_answered_from_the_size_guide(guest, message):  # a numbered size: test_sizes_variants.py
     turn = say(guest, message)
     assert [c["name"] for c in turn["tool_calls"]] == ["search_shop_policies_and_faqs"]
     assert turn["reply"].startswith("Our sizes run from XS to XXL")
@@ -1383,9 +1382,11 @@ def test_parts_that_do_not_add_up_to_the_count_are_not_split(guest):
 def test_a_childs_age_said_after_the_garment_is_never_a_count(guest, message):
     turn = say(guest, message)
 
-    [call] = turn["tool_calls"]
+    [call] = turn["tool_calls"]  # a 9-year-old is the size guide's kids' L (issue 28)
     assert call["arguments"]["quantity"] == 1 and call["arguments"]["category"] == "kids"
-    assert "which size" in turn["reply"] and lines(guest) == []
+    [(product_id, color, size, quantity)] = lines(guest)
+    assert db.session.get(Product, product_id).category == "kids" and (color, size, quantity) == ("green", "L", 1)
+    assert "a 9-year-old is a kids' L" in turn["reply"]
 
 
 @pytest.mark.parametrize("message, expected", [("make the hoodie red", (28, "red", "M", 1)),
@@ -1401,14 +1402,12 @@ def test_make_the_line_a_colour_or_size_changes_that_line_keeping_the_product(gu
     assert "Removed 1 × Zip-Through Hoodie" in turn["reply"]
 
 
-def test_a_childs_age_is_no_size_but_the_reply_gives_the_size_guides_size_for_it(guest):
-    asked = say(guest, "add a grey hoodie for my 8 yr old")
-    assert lines(guest) == []
-    assert "which size" in asked["reply"] and "For an 8-year-old our size guide suggests M." in asked["reply"]
+def test_a_childs_age_is_the_size_guides_size_for_it_and_the_reply_says_so(guest):
+    added = say(guest, "add a grey hoodie for my 8 yr old")
 
-    say(guest, "M", conversation=asked["conversation_id"])
     [(product_id, color, size, quantity)] = lines(guest)
     assert db.session.get(Product, product_id).category == "kids" and (color, size, quantity) == ("grey", "M", 1)
+    assert "In our size guide an 8-year-old is a kids' M." in added["reply"]
 
 
 @pytest.mark.parametrize("message, excluded", [("show me hoodies that arent black or grey", {"black", "grey"}),
@@ -1637,17 +1636,16 @@ def test_a_count_of_a_garment_with_no_verb_is_an_order(guest):
 # A thing named by a short word of its name, an age as "3yo" ------------------------------------------------------
 
 
-def test_a_purple_tutu_for_a_3yo_is_the_tutu_and_the_size_guide_answers_for_the_age(guest):
-    asked = say(guest, "add a purple tutu for my 3yo")
-    assert lines(guest) == [] and "Tulle Tutu Skirt" in asked["reply"] and "For a 3-year-old" in asked["reply"]
+def test_a_purple_tutu_for_a_3yo_is_the_tutu_in_the_size_guides_size_for_the_age(guest):
+    added = say(guest, "add a purple tutu for my 3yo")
 
-    say(guest, "XS", conversation=asked["conversation_id"])
     [(product_id, color, size, quantity)] = lines(guest)
     assert db.session.get(Product, product_id).name == "Tulle Tutu Skirt" and (color, size, quantity) == (
         "purple",
         "XS",
         1,
     )
+    assert "a 3-year-old is a kids' XS" in added["reply"]
 
 
 @pytest.mark.parametrize("message", ["add a pink tutu for my 3yo", "add a sparkly unicorn cape for my 4yo"])

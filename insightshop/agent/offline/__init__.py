@@ -18,7 +18,7 @@ import re
 from ...services import shop_vocabulary
 from ...services.shop_vocabulary import ShopVocabulary
 from ...services.vocabulary import normalise_color, normalise_size
-from . import entities, intent, lexicon, pipeline, rules, slots
+from . import entities, intent, lexicon, pipeline, rules, sizes, slots
 from .normalise import Normalised, normalise
 from .rules import CATEGORY_OF, Interpretation, PlannedCall
 
@@ -128,113 +128,6 @@ def _want_the_named(text: str, request: intent.Request) -> str:
     if len(mentions) != 1 or not (mentions[0].score == 1 or mentions[0].telling or mentions[0].hits >= 2):
         return text
     return "add " + text[lead.end() :]
-
-
-# "size 10-11 years", "in age 5-6": a kids' size given as an age (the size guide's kids' table reads it as a letter).
-AGE_AS_SIZE = re.compile(
-    r"(?i)\b(?:size|sz|in|age[sd]?)\s+(?:age[sd]?\s+)?(\d{1,2})(?:\s*(?:-|–|to)\s*(\d{1,2}))?"
-    r"(?:\s*(?:years?|yrs?|y/?o)\b(?![\s-]*old))?"
-)
-AGE_WORDS = re.compile(r"(?i)\b(?:years?|yrs?|y/?o)\b(?![\s-]*old)|\bage[sd]?\s+\d")
-LEFT_OVER_SIZE = re.compile(
-    r"\b(?:size|sz)\s+\d{1,2}\s*(?:-|–|to)?\s*(?=for\s+kids\b|$|,)|\b(?:size|sz)\s+(?=for\s+kids\b)|"
-    r"\b(?:in|age[sd]?)\s+(?=for\s+kids\b)"
-)
-
-
-def _age_as_size(text: str, request: intent.Request) -> str:
-    """The kids' letter size for an age given as the size ("size 10-11 years" → XL)."""
-    from ...services.size_guide import table_for
-
-    original = request.norm.original
-    match = AGE_AS_SIZE.search(original)
-    if not match or not AGE_WORDS.search(original[match.start() :]) or rules.Msg(text).size:
-        return text
-    oldest = max(int(g) for g in match.groups() if g)
-    table = table_for("kids")
-    fitting = [size for size, values in (table.rows.items() if table else ())
-               if _age_range(values[0])[0] <= oldest <= _age_range(values[0])[1]]  # fmt: skip
-    if not fitting:
-        return text
-    return LEFT_OVER_SIZE.sub(" ", text).rstrip(" ,") + f", size {fitting[-1]}"
-
-
-def _age_range(text: str) -> tuple[int, int]:
-    numbers = [int(n) for n in re.findall(r"\d+", text)] or [0]
-    return numbers[0], numbers[-1]
-
-
-# "jeans 32 waist", "jeans waist 32", "a 34 inch waist", "W32": a waist measurement, read as the shop's letter size.
-WAIST = re.compile(
-    r"(?i)(?:\b(?:size|sz)\s+)?(?:\b(?:in|with)\s+)?(?:\ban?\s+)?(?:\b(?P<a>\d{2,3})\s*(?P<ua>cm|inch(?:es)?|in(?=\s*waist)|\"|'')?"
-    r"\s*-?\s*waist(?:ed|\s+size)?\b|\bwaist(?:\s+size)?\s*(?:of\s+|is\s+|:\s*|=\s*|size\s+)?(?P<b>\d{2,3})\s*(?P<ub>cm\b|"
-    r"inch(?:es)?\b|in\b|\"|'')?|\bw(?P<c>\d{2})\b|\b(?P<d>\d{2})w\b)"
-)
-WAIST_COLUMNS = {"in": "Waist (in)", "cm": "Waist (cm)"}
-
-
-def _waist_as_size(text: str, request: intent.Request) -> str:
-    """The size guide's letter for a waist ("32 waist" is a men's M, a women's L). The department said, else the
-    adult departments that carry the garment (in the colour said); when their letters differ, an add asks which
-    (request.notes["department_question"]) and a search leaves the size out. The reply says how it was read."""
-    match = WAIST.search(text)
-    if not match:
-        return text
-    value = int(next(g for g in (match.group("a"), match.group("b"), match.group("c"), match.group("d")) if g))
-    unit = "cm" if "cm" in (match.group("ua") or match.group("ub") or "").lower() or value >= 50 else "in"
-    msg = rules.Msg(text[: match.start()] + " " + text[match.end() :])
-    if msg.category == "kids":
-        return text  # the kids' guide goes by age and height
-    kind = msg.types[-1] if msg.types else None
-    color = msg.colors[0] if msg.colors else None
-    departments = [msg.category] if msg.category else [
-        c for c in ("men", "women")
-        if any(p.category == c and (not kind or p.clothing_type == kind) and (not color or color in p.colors)
-               for p in request.vocabulary.products)
-    ] or ["men", "women"]  # fmt: skip
-    letters = {c: _waist_letter(c, value, unit) for c in departments}
-    if not all(letters.values()):
-        return text  # past the guide: the rules say the shop's sizes are letters and ask
-    article = "an" if str(value).startswith("8") or value in (11, 18) else "a"
-    said = f"{article} {value}{'cm' if unit == 'cm' else '-inch'} waist"
-    rest = text[: match.start()].rstrip(" ,") + " " + text[match.end() :].lstrip(" ,")
-    if len(set(letters.values())) == 1:
-        letter = next(iter(letters.values()))
-        whose = " and ".join(LABELS[c] for c in departments)
-        request.notes["waist_note"] = f"In our size guide {said} is a {whose} {letter}."
-        return f"{rest.strip()}, size {letter}".strip(" ,")
-    read = " and ".join(f"{LABELS[c]} {letter}" for c, letter in letters.items())
-    if not msg.has(rules.ADD):
-        request.notes["waist_note"] = f"In our size guide {said} is {read}."
-        return rest.strip()
-    item = rules.items(msg)[0]
-    arguments: dict = {"quantity": min(item.quantity or 1, 10)}
-    if kind:
-        arguments["clothing_type"] = kind
-    if color:
-        arguments["selected_color"] = color
-    choices = {c: {"category": c, "selected_size": letter} for c, letter in letters.items()}
-    context = dict(request.context)
-    context["pending"] = {"tool": "cart_add_item", "args": arguments, "choices": choices}
-    options = " or ".join(LABELS[c] for c in letters)
-    request.notes["department_question"] = Interpretation(
-        follow_up=f"In our size guide {said} is {read} — {options}?", context=context
-    )
-    return text
-
-
-def _waist_letter(category: str, value: int, unit: str) -> str | None:
-    from ...services.size_guide import table_for
-
-    table = table_for(category)
-    if table is None or WAIST_COLUMNS[unit] not in table.columns:
-        return None
-    column = table.columns.index(WAIST_COLUMNS[unit])
-    for size, values in table.rows.items():
-        low, high = _age_range(values[column])
-        if low <= value <= high:
-            return size
-    return None
 
 
 # "3 shirts: 2 in M and 1 in L", "two kids tees, one red one blue", "2 hoodies, a black one in M and a grey one in L":
@@ -478,8 +371,8 @@ def _counted_order(text: str) -> str:
 
 def _prepare(request: intent.Request) -> str:
     """The text the rules read: the writer's name and the recipient's taken out, named products as their ids."""
-    text = _want_the_named(_age_as_size(_split_counts(_waist_as_size(_counted_order(request.norm.text), request)),
-                                        request), request)  # fmt: skip
+    # numeric and age sizes as the guide's letters (sizes.py): "jeans in a 32", "size 10 trainers", "for my 7yo"
+    text = _want_the_named(_split_counts(sizes.as_letter(_counted_order(request.norm.text), request)), request)
     msg = rules.Msg(text)
     if rules.RATING.search(msg.low) or rules.REVIEW_VERB.search(msg.core):
         found = entities.self_name(text)
@@ -791,7 +684,7 @@ def _not_sold_note(result: Interpretation, request: intent.Request) -> Interpret
     32 waist": the reply says which size that is (chat.py adds context["offline_note"] to the reply; it is never
     remembered)."""
     unsold = request.notes.get("not_sold")
-    notes = [request.notes["waist_note"]] if request.notes.get("waist_note") else []
+    notes = [request.notes["size_note"]] if request.notes.get("size_note") else []
     notes += _age_hint(result, request)
     if request.notes.get("not_made"):
         notes.append(request.notes["not_made"])

@@ -95,20 +95,31 @@ def _sizes_answer(product: dict, size: str | None, color: str | None) -> str:
     return f"The {title} is in stock in {_listed(in_stock)}{gone}."
 
 
+def _colors_made(product: dict) -> list[str]:
+    return list(dict.fromkeys(v["color"] for v in product.get("variants") or [] if v.get("color")))
+
+
 def _colors_answer(products: list[dict], color: str | None) -> str:
+    """Each design's colours in stock, saying when it comes in one colour only and which colours are sold out."""
     families: dict[tuple, list[dict]] = {}
     for product in products:
         families.setdefault(_family(product), []).append(product)
     sentences = []
     for members in list(families.values())[:SHOWN]:
         colors = list(dict.fromkeys(c for p in members for c in _colors_in_stock(p)))
+        made = list(dict.fromkeys(c for p in members for c in _colors_made(p)))
+        sold_out = [c for c in made if c not in colors]
         title = _title(members[0])
-        if color:
-            has = color in colors
-            sentences.append(f"{'Yes' if has else 'No'} — the {title} comes in {_listed(colors)}." if colors else
-                             f"The {title} is sold out.")  # fmt: skip
-        elif colors:
-            sentences.append(f"The {title} comes in {_listed(colors)}.")
-        else:
+        only = " only" if len(colors) == 1 else ""
+        gone = f" ({_listed(sold_out)} {'is' if len(sold_out) == 1 else 'are'} sold out)" if sold_out and colors else ""
+        if not colors:
             sentences.append(f"The {title} is sold out.")
+        elif color and color in colors:
+            sentences.append(f"Yes — the {title} comes in {_listed(colors)}{only}{gone}.")
+        elif color and color in sold_out:
+            sentences.append(f"The {title} is sold out in {color}; it comes in {_listed(colors)}{only}.")
+        elif color:
+            sentences.append(f"No — the {title} comes in {_listed(colors)}{only}{gone}.")
+        else:
+            sentences.append(f"The {title} comes in {_listed(colors)}{only}{gone}.")
     return " ".join(sentences)
