@@ -213,11 +213,12 @@ def propose_confirmation(actor: Actor, conversation_id: str, tool: str, argument
 
 
 def _propose(actor: Actor, conversation: Conversation, tool: str, arguments: dict) -> dict:
-    summary = replies.summarise(tool, arguments, actor)[:500]
-    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=summary)
+    summary = replies.summarise(tool, arguments, actor)
+    # The card shows the whole summary (a price change lists every product); the stored copy is its first 500 characters.
+    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=summary[:500])
     db.session.add(pending)
     db.session.commit()
-    return {"confirmation_id": pending.id, "summary": summary}
+    return {"confirmation_id": pending.id, "summary": summary[:4000]}
 
 
 def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments: dict) -> tuple[dict, dict | None]:
