@@ -16,6 +16,9 @@ def understand(request) -> Interpretation | None:
     text = request.plain.strip()
     if not text or not acts.ACTS:
         return None
+    resumed = acts.resume(request)  # the answer to an act's question ("M", "the kids one"): no classifying
+    if resumed is not None:
+        return resumed
     guess: Guess = classify(text)
     handler = acts.ACTS.get(guess.label)
     if handler is None or guess.confidence < CONFIDENCE_FLOOR:
