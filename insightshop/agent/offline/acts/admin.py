@@ -213,7 +213,7 @@ def _stock_rule(request, msg: Msg) -> dict | None:
     """{"change": ±n} or {"set_to": n} from the admin's words and the number said; {} when no number was said."""
     plain = request.plain
     numbers = _numbers(request, msg)
-    if said(plain, "stock_set") and not said(plain, "stock_add") or re.search(r"\bto\s+\d", plain):
+    if said(plain, "stock_set") and not said(plain, "stock_add") or re.search(r"\b(?:to|with)\s+\d", plain):
         return {"set_to": numbers[-1]} if numbers else {}
     if re.search(r"\b(?:to\s+)?zero\b|\bsold\s+out\b", plain) and said(plain, "stock_set"):
         return {"set_to": 0}
@@ -236,18 +236,18 @@ def stock_change(request, _guess) -> Interpretation | None:
     """ "add 30 to the denim jacket stock", "remove 5 from the navy hoodie M", "restock the first of those",
     "set the black hoodie L to 0": one product, its variants by colour and size, one confirmation."""
     plain = request.plain
-    if CART.search(plain) or not (said(plain, "stock_add") or said(plain, "stock_remove") or said(plain, "stock_set")):
+    restock = said(plain, "restock")
+    if CART.search(plain) or PERCENT.search(plain) or MONEY.search(plain):
+        return None  # a cart, or a price: no stock level
+    if not (restock or said(plain, "stock_words") and any(said(plain, k) for k in ("stock_add", "stock_remove", "stock_set"))):
         return None
     msg = Msg(request.norm.text)
-    if not (said(plain, "stock_words") or re.search(r"\bre-?stock|\breplenish|\btop\s+up\b", plain)
-            or _referenced(request, _admin(request)[1])):  # fmt: skip
-        return None
-    if PERCENT.search(plain) or MONEY.search(plain):
-        return None  # a price, not a stock level
     rule = _stock_rule(request, msg)
     if rule is None:
         return None
     brief, section = _admin(request)
+    if "set_to" in rule and _referenced(request, section) is None:
+        return None  # "restock the white oxford shirt size M with 20 units": a new total, the phrase rules propose it
     variant = {k: v for k, v in (("color", msg.colors[0] if msg.colors else None), ("size", msg.size)) if v}
     referenced = _referenced(request, section)
     if referenced is not None:
@@ -409,10 +409,10 @@ def price_change(request, _guess) -> Interpretation | None:
     if CART.search(plain) or said(plain, "sale_words") and not said(plain, "price_words"):
         return None
     rule = price_rule(plain)
-    if rule is None:
+    if rule is None or not (said(plain, "price_down") or said(plain, "price_up") or said(plain, "price_set")):
         return None
-    if not (said(plain, "price_down") or said(plain, "price_up") or said(plain, "price_set")):
-        return None
+    if not request.is_admin and not re.search(r"\b(?:price|prices|reprice)\b", plain):
+        return None  # a shopper's "jackets under $50" is a search
     msg = Msg(request.norm.text)
     brief, section = _admin(request)
     sort = meaning(plain, "sorts")
@@ -465,7 +465,7 @@ def sale_create(request, _guess) -> Interpretation | None:
     weekend", "put those on sale at 10%": the scope (everything, departments, kinds or products) and the window."""
     plain = request.plain
     percent = PERCENT.search(plain)
-    if CART.search(plain) or not percent:
+    if not _wants_sale(request, plain, percent):
         return None
     msg = Msg(request.norm.text)
     brief, section = _admin(request)
@@ -502,6 +502,13 @@ def sale_create(request, _guess) -> Interpretation | None:
         return _say(request, brief, f"The shop doesn't sell {unsold}, so I made no sale. Say a kind the shop "
                                     "carries, a department or a product.")  # fmt: skip
     return _say(request, brief, "What should go on sale? Say a kind, a department, a product or \"everything\".")
+
+
+def _wants_sale(request, plain: str, percent) -> bool:
+    """A percent and a word that makes a sale (a shopper's "anything 20% off?" is a search)."""
+    if CART.search(plain) or not percent:
+        return False
+    return said(plain, "sale_verbs") or request.is_admin and (said(plain, "sale_words") or bool(meaning(plain, "durations")))
 
 
 def _unsold(plain: str) -> str | None:
