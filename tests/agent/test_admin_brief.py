@@ -75,10 +75,10 @@ def test_relative_stock_changes_are_one_confirmation_and_the_reply_shows_the_new
     assert done["cards"][0]["type"] == "admin_stock" and done["cards"][0]["products"][0]["rows"][0]["stock"] == new
 
 
-def test_a_relative_change_without_a_size_asks_which_then_each_size(admin):
+def test_a_relative_change_without_a_variant_asks_which_then_takes_the_answer(admin):
     product = db.session.get(Product, 27)  # the men's fleece hoodie: several colours and sizes
     asked = say(admin, "add 10 to the men's fleece hoodie stock")
-    assert asked["tool_calls"] == [] and "Which size" in asked["reply"]
+    assert asked["tool_calls"] == [] and "which" in asked["reply"].lower()
     turn = say(admin, "black L", conversation=asked["conversation_id"])
     [call] = turn["tool_calls"]
     assert call["arguments"] == {"product_id": product.id, "change": 10, "size": "L", "color": "black"}

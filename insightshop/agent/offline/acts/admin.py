@@ -273,13 +273,15 @@ def stock_change(request, _guess) -> Interpretation | None:
 
 def decide_stock(request, brief: dict, products: list, rule: dict, variant: dict) -> Interpretation:
     """One product, its units and its variants known: the change; else one short question (kept as pending)."""
+    color, size = variant.get("color"), variant.get("size")
+    fitting = [p for p in products if (not color or color in p.colors) and (not size or size in p.sizes)]
+    products = fitting or products
     pending = {"kind": "stock", "choices": [p.id for p in products[:8]], "rule": rule, "variant": variant}
     if len(products) > 1:
         options = "; ".join(_label(p) for p in products[:8])
         return _say(request, brief, f"Several products fit — which one? {options}. Say its number (\"#12\") or the "
                                     "department.", pending=pending)  # fmt: skip
     product = products[0]
-    color, size = variant.get("color"), variant.get("size")
     if (color and color not in product.colors) or (size and size not in product.sizes):
         wanted = " / ".join(x for x in (color, size) if x)
         return _say(request, brief, f"{_label(product)} has no {wanted} variant — it comes in {_variants_line(product)}. "
@@ -411,7 +413,7 @@ def price_change(request, _guess) -> Interpretation | None:
     rule = price_rule(plain)
     if rule is None or not (said(plain, "price_down") or said(plain, "price_up") or said(plain, "price_set")):
         return None
-    if not request.is_admin and not re.search(r"\b(?:price|prices|reprice)\b", plain):
+    if not request.is_admin and not (said(plain, "price_verbs") or re.search(r"\b(?:price|prices)\b", plain)):
         return None  # a shopper's "jackets under $50" is a search
     msg = Msg(request.norm.text)
     brief, section = _admin(request)
@@ -471,7 +473,7 @@ def sale_create(request, _guess) -> Interpretation | None:
     brief, section = _admin(request)
     value = float(percent.group(1))
     value = int(value) if value.is_integer() else value
-    from ...services.pricing import today
+    from ....services.pricing import today
 
     start = today()
     days = _days(plain)
