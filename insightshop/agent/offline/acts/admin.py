@@ -422,11 +422,11 @@ def price_change(request, _guess) -> Interpretation | None:
         return None  # a shopper's "jackets under $50" is a search
     msg = Msg(request.norm.text)
     brief, section = _admin(request)
+    if "set_to" in rule and not _referenced(request, section) and not re.search(r"\b(?:all|every|each)\b", plain):
+        return None  # "set the price of the denim jacket to 59.99": one product's update (which one? the rules ask)
     sort = meaning(plain, "sorts")
     ids, scope, what = _targets(request, msg, section, sort=sort)
     if ids is not None:
-        if "set_to" in rule and not _referenced(request, section):
-            return None  # "set the price of the denim jacket to 59.99": one product's update (which one? the rules ask)
         return _plan(request, brief, [PlannedCall("admin_price_change", {"product_ids": ids[:60], **rule})])
     if scope is None:
         if not request.is_admin:
