@@ -116,7 +116,9 @@ def _groups_sentence(data: dict) -> str:
     for g in data["groups"]:
         part = f"{_group_name(g['key'], group_by)} ${g['revenue']} ({_plural(g['units'], 'item')})"
         if data.get("previous"):
-            part += f", {_money_change(g['revenue'], before.get(g['key'], '0.00'))}" if before.get(g["key"]) else ", new"
+            part += (
+                f", {_money_change(g['revenue'], before.get(g['key'], '0.00'))}" if before.get(g["key"]) else ", new"
+            )
         parts.append(part)
     return f"By {words} (item sales, before shipping and tax): " + "; ".join(parts) + "."
 

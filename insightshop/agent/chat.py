@@ -214,8 +214,9 @@ def propose_confirmation(actor: Actor, conversation_id: str, tool: str, argument
 
 def _propose(actor: Actor, conversation: Conversation, tool: str, arguments: dict) -> dict:
     summary = replies.summarise(tool, arguments, actor)
-    # The card shows the whole summary (a price change lists every product); the stored copy is its first 500 characters.
-    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=summary[:500])
+    # The card shows the whole summary (a price change lists every product); the stored copy keeps 500 characters.
+    stored = summary[:500]
+    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=stored)
     db.session.add(pending)
     db.session.commit()
     return {"confirmation_id": pending.id, "summary": summary[:4000]}

@@ -47,11 +47,13 @@ def find_products(*, query: str | None = None, category: str | None = None, clot
         wanted = normalise_color(color)
         if wanted is None:
             raise Invalid(f"{color!r} is not a shop colour", details=[{"field": "color", "message": "unknown"}])
-        statement = statement.where(Product.id.in_(select(ProductVariant.product_id).where(ProductVariant.color == wanted)))
+        statement = statement.where(
+            Product.id.in_(select(ProductVariant.product_id).where(ProductVariant.color == wanted))
+        )
     if status != "all":
         statement = statement.where(Product.is_active.is_(status == "active"))
     if stock_at_most is not None:
-        statement = statement.where(STOCK <= stock_at_most)
+        statement = statement.where(STOCK <= stock_at_most)  # noqa: SIM300 — an SQL expression, not a comparison
     total = db.session.scalar(select(func.count()).select_from(statement.subquery())) or 0
     rows = db.session.execute(statement.order_by(*SORTS[sort]).limit(limit)).all()
     return total, [(product, int(stock)) for product, stock in rows]

@@ -37,7 +37,9 @@ def _variant_filters(color: str | None, size: str | None) -> tuple[str | None, s
     if color and wanted_color is None:
         raise Invalid(f"{color!r} is not a shop colour", details=[{"field": "color", "message": "unknown"}])
     if size and wanted_size is None:
-        raise Invalid(f"{size!r} is not a shop size", details=[{"field": "size", "message": f"one of {', '.join(SIZES)}"}])
+        raise Invalid(
+            f"{size!r} is not a shop size", details=[{"field": "size", "message": f"one of {', '.join(SIZES)}"}]
+        )
     return wanted_color, wanted_size
 
 

@@ -77,9 +77,13 @@ def sales_report(period: str = "week", *, compare: bool = False, group_by: str |
     """The figures of a period ending today; with compare, the same figures for the equally long period before it;
     with group_by (department, clothing_type), the item sales of each group in both periods."""
     if period not in PERIODS:
-        raise Invalid(f"period must be one of {', '.join(PERIODS)}", details=[{"field": "period", "message": "unknown"}])
+        raise Invalid(
+            f"period must be one of {', '.join(PERIODS)}", details=[{"field": "period", "message": "unknown"}]
+        )
     if group_by is not None and group_by not in GROUPS:
-        raise Invalid(f"group_by must be one of {', '.join(GROUPS)}", details=[{"field": "group_by", "message": "unknown"}])
+        raise Invalid(
+            f"group_by must be one of {', '.join(GROUPS)}", details=[{"field": "group_by", "message": "unknown"}]
+        )
     if compare and PERIODS[period] is None:
         raise Invalid("All time has no period before it to compare with",
                       details=[{"field": "compare", "message": "not with period all"}])  # fmt: skip

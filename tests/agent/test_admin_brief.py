@@ -11,8 +11,25 @@ import pytest
 from insightshop.extensions import db
 from insightshop.models.catalog import Product
 from insightshop.models.sales import Sale
-from tests.agent.test_admin_outcomes import admin, paid_orders, shopper, stock  # noqa: F401 — fixtures
+from insightshop.services.actors import Actor
+from insightshop.services.shop_vocabulary import invalidate
+from tests.admin_helpers import make_admin
+from tests.agent.test_admin_outcomes import paid_orders, stock
 from tests.agent.test_outcomes import approve, say
+
+
+@pytest.fixture
+def admin(demo_catalog):
+    invalidate()
+    return Actor(user=make_admin())
+
+
+@pytest.fixture
+def shopper(demo_catalog):
+    from tests.factories import make_user
+
+    invalidate()
+    return Actor(user=make_user("shopper@example.com"))
 
 
 def price(product_id: int) -> Decimal:
@@ -36,7 +53,9 @@ def product_of(**filters) -> Product:
 def test_how_many_of_a_variant_are_left_gives_the_exact_count(admin, message):
     turn = say(admin, message)
     [call] = turn["tool_calls"]
-    assert call["name"] == "admin_stock_read" and call["arguments"]["size"] == "M" and call["arguments"]["color"] == "navy"
+    assert (
+        call["name"] == "admin_stock_read" and call["arguments"]["size"] == "M" and call["arguments"]["color"] == "navy"
+    )
     hoodies = db.session.query(Product).filter_by(clothing_type="hoodie").all()
     expected = sum(v.stock for p in hoodies for v in p.variants if (v.color, v.size) == ("navy", "M"))
     assert call["result"]["total_stock"] == expected and str(expected) in turn["reply"]
@@ -91,7 +110,11 @@ def test_restock_the_first_of_those_after_an_out_of_stock_list(admin):
     db.session.commit()
     listed = say(admin, "which dresses are sold out?")
     assert "Wrap Midi Dress" in listed["reply"]
-    first = listed["tool_calls"][0]["result"]["variants"][0] if listed["tool_calls"][0]["name"] == "admin_stock_report" else None
+    first = (
+        listed["tool_calls"][0]["result"]["variants"][0]
+        if listed["tool_calls"][0]["name"] == "admin_stock_report"
+        else None
+    )
     turn = say(admin, "restock the first of those with 12", conversation=listed["conversation_id"])
     [call] = turn["tool_calls"]
     assert call["name"] == "admin_stock_change" and call["outcome"] == "needs_confirmation"
@@ -111,7 +134,9 @@ def test_a_percent_off_a_set_is_one_confirmation_listing_every_product(admin, me
     turn = say(admin, message)
     assert names(turn) == ["admin_products_find", "admin_price_change"]
     proposal = turn["tool_calls"][1]
-    assert proposal["outcome"] == "needs_confirmation" and sorted(proposal["arguments"]["product_ids"]) == sorted(before)
+    assert proposal["outcome"] == "needs_confirmation" and sorted(proposal["arguments"]["product_ids"]) == sorted(
+        before
+    )
     assert proposal["arguments"]["percent"] == -10
     [card] = [c for c in turn["cards"] if c["type"] == "confirmation"]
     expected = {i: (p * Decimal("0.9")).quantize(Decimal("0.01"), rounding="ROUND_HALF_UP") for i, p in before.items()}
@@ -187,7 +212,10 @@ def test_week_over_week_and_by_department_follow_up(admin):
 def test_different_questions_get_different_answers(admin):
     out = say(admin, "what's out of stock?")
     revenue = say(admin, "revenue this week")
-    assert out["tool_calls"][0]["name"] == "admin_stock_report" and revenue["tool_calls"][0]["name"] == "admin_sales_report"
+    assert (
+        out["tool_calls"][0]["name"] == "admin_stock_report"
+        and revenue["tool_calls"][0]["name"] == "admin_sales_report"
+    )
     assert out["reply"] != revenue["reply"] and "revenue" not in out["reply"].lower()
     assert "stock" not in revenue["reply"].lower()
 

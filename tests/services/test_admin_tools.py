@@ -64,7 +64,9 @@ def test_stock_read_gives_each_variants_count(admin):
     result = run_tool("admin_stock_read", {"product_ids": [1], "size": "M"}, admin)
     assert result["ok"]
     [product] = result["data"]["products"]
-    assert [(v["color"], v["size"], v["stock"]) for v in product["variants"]] == [("white", "M", before[("white", "M")])]
+    assert [(v["color"], v["size"], v["stock"]) for v in product["variants"]] == [
+        ("white", "M", before[("white", "M")])
+    ]
     assert result["data"]["total_stock"] == before[("white", "M")]
 
 
@@ -87,13 +89,17 @@ def test_a_relative_stock_change_is_proposed_then_adds_to_the_variant(admin):
          "stock": before[("white", "M")] + 30}]  # fmt: skip
     after = stock(1)
     assert after[("white", "M")] == before[("white", "M")] + 30
-    assert {k: v for k, v in after.items() if k != ("white", "M")} == {k: v for k, v in before.items() if k != ("white", "M")}
+    assert {k: v for k, v in after.items() if k != ("white", "M")} == {
+        k: v for k, v in before.items() if k != ("white", "M")
+    }
 
 
 def test_removing_more_than_is_in_stock_is_refused_before_approval(admin):
     before = stock(1)
     too_many = before[("white", "XL")] + 1
-    result = run_tool("admin_stock_change", {"product_id": 1, "change": -too_many, "size": "XL"}, admin, confirmed=False)
+    result = run_tool(
+        "admin_stock_change", {"product_id": 1, "change": -too_many, "size": "XL"}, admin, confirmed=False
+    )
     assert not result["ok"] and result["error"]["code"] == "insufficient_stock" and stock(1) == before
 
 
@@ -188,7 +194,9 @@ def test_a_sale_on_one_product_discounts_only_that_product(app, admin):
     db.session.expire_all()
     with app.test_request_context("/"):
         on_sale, other = (product_to_dict(db.session.get(Product, i)) for i in (40, 41))
-    assert on_sale["on_sale"] and Decimal(on_sale["price"]) == (Decimal(on_sale["list_price"]) * Decimal("0.85")).quantize(Decimal("0.01"))
+    assert on_sale["on_sale"] and Decimal(on_sale["price"]) == (
+        Decimal(on_sale["list_price"]) * Decimal("0.85")
+    ).quantize(Decimal("0.01"))
     assert not other["on_sale"]
 
 

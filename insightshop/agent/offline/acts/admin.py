@@ -243,7 +243,11 @@ def stock_change(request, _guess) -> Interpretation | None:
     restock = said(plain, "restock")
     if CART.search(plain) or PERCENT.search(plain) or MONEY.search(plain):
         return None  # a cart, or a price: no stock level
-    if not (restock or said(plain, "stock_words") and any(said(plain, k) for k in ("stock_add", "stock_remove", "stock_set"))):
+    if not (
+        restock
+        or said(plain, "stock_words")
+        and any(said(plain, k) for k in ("stock_add", "stock_remove", "stock_set"))
+    ):
         return None
     msg = Msg(request.norm.text)
     rule = _stock_rule(request, msg)
@@ -508,14 +512,18 @@ def sale_create(request, _guess) -> Interpretation | None:
     if unsold:
         return _say(request, brief, f"The shop doesn't sell {unsold}, so I made no sale. Say a kind the shop "
                                     "carries, a department or a product.")  # fmt: skip
-    return _say(request, brief, "What should go on sale? Say a kind, a department, a product or \"everything\".")
+    return _say(request, brief, 'What should go on sale? Say a kind, a department, a product or "everything".')
 
 
 def _wants_sale(request, plain: str, percent) -> bool:
     """A percent and a word that makes a sale (a shopper's "anything 20% off?" is a search)."""
     if CART.search(plain) or not percent:
         return False
-    return said(plain, "sale_verbs") or request.is_admin and (said(plain, "sale_words") or bool(meaning(plain, "durations")))
+    return (
+        said(plain, "sale_verbs")
+        or request.is_admin
+        and (said(plain, "sale_words") or bool(meaning(plain, "durations")))
+    )
 
 
 def _unsold(plain: str) -> str | None:
@@ -644,4 +652,3 @@ def orders_find(request, _guess) -> Interpretation | None:
     if sort == "oldest":
         arguments["sort"] = "oldest"
     return _plan(request, brief, [PlannedCall("admin_orders_list", arguments)])
-
