@@ -135,7 +135,19 @@ def products_find_sentence(data: dict) -> str:
     return f"{data['total']} products ({SORT_WORDS.get(data.get('sort'), '')}): {listed}{more}."
 
 
+def product_now_sentence(data: dict) -> str:
+    """After an approved product update: the figures it has now (its list price and stock per variant)."""
+    product = data["product"]
+    variants = [v for v in product.get("variants") or [] if isinstance(v, dict)]
+    stock = ", ".join(f"{v.get('color')} / {v.get('size')} {v.get('stock')}" for v in variants[:12])
+    more = f" and {len(variants) - 12} more" if len(variants) > 12 else ""
+    price = product.get("list_price") or product.get("price")
+    hidden = "" if product.get("is_active", True) else " It is hidden from the shop."
+    return f"Updated {_product(product)}: price ${price}; stock {stock}{more}.{hidden}"
+
+
 SENTENCES = {
+    "admin_product_update": product_now_sentence,
     "admin_stock_read": stock_read_sentence,
     "admin_stock_change": stock_change_sentence,
     "admin_stock_report": stock_report_sentence,
