@@ -210,14 +210,16 @@ def test_week_over_week_and_by_department_follow_up(admin):
 
 
 def test_different_questions_get_different_answers(admin):
+    paid_orders("jane@example.com", 1)
     out = say(admin, "what's out of stock?")
-    revenue = say(admin, "revenue this week")
-    assert (
-        out["tool_calls"][0]["name"] == "admin_stock_report"
-        and revenue["tool_calls"][0]["name"] == "admin_sales_report"
-    )
-    assert out["reply"] != revenue["reply"] and "revenue" not in out["reply"].lower()
-    assert "stock" not in revenue["reply"].lower()
+    by_department = say(admin, "revenue by department this month")
+    week_over_week = say(admin, "week over week revenue")
+    assert [t["tool_calls"][0]["name"] for t in (out, by_department, week_over_week)] == [
+        "admin_stock_report", "admin_sales_report", "admin_sales_report"]  # fmt: skip
+    assert len({out["reply"], by_department["reply"], week_over_week["reply"]}) == 3
+    assert "revenue" not in out["reply"].lower() and "out of stock" in out["reply"]
+    assert "By department" in by_department["reply"] and "The 7 days before" in week_over_week["reply"]
+    assert "stock" not in by_department["reply"].lower() and "stock" not in week_over_week["reply"].lower()
 
 
 # Finding products and orders ---------------------------------------------------------------------------------------

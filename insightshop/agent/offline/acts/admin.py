@@ -196,8 +196,8 @@ def stock_report(request, _guess) -> Interpretation | None:
     if not request.is_admin or CART.search(plain):
         return None
     out, low = said(plain, "out_of_stock"), said(plain, "low_stock")
-    if not (out or low):
-        return None
+    if not out:
+        return None  # low stock with no kind: the dashboard's low-stock list (the phrase rules plan it)
     msg = Msg(request.norm.text)
     if msg.types:
         return None  # "which dresses are out of stock?": the phrase rules read that kind's variants, department by department
@@ -240,14 +240,7 @@ def stock_change(request, _guess) -> Interpretation | None:
     """ "add 30 to the denim jacket stock", "remove 5 from the navy hoodie M", "restock the first of those",
     "set the black hoodie L to 0": one product, its variants by colour and size, one confirmation."""
     plain = request.plain
-    restock = said(plain, "restock")
-    if CART.search(plain) or PERCENT.search(plain) or MONEY.search(plain):
-        return None  # a cart, or a price: no stock level
-    if not (
-        restock
-        or said(plain, "stock_words")
-        and any(said(plain, k) for k in ("stock_add", "stock_remove", "stock_set"))
-    ):
+    if not _says_stock_change(request, plain):
         return None
     msg = Msg(request.norm.text)
     rule = _stock_rule(request, msg)
@@ -277,6 +270,18 @@ def stock_change(request, _guess) -> Interpretation | None:
         return _say(request, brief, "I can't tell which product's stock to change, so I changed nothing. Name it "
                                     "(\"the men's denim jacket\") or give its number (\"product 32\").")  # fmt: skip
     return decide_stock(request, brief, products, rule, variant)
+
+
+def _says_stock_change(request, plain: str) -> bool:
+    """A restock, or a stock word with a verb that adds, removes or sets; never a cart or a price."""
+    restock = said(plain, "restock")
+    if CART.search(plain) or PERCENT.search(plain) or MONEY.search(plain):
+        return False
+    verb = any(said(plain, k) for k in ("stock_add", "stock_remove", "stock_set"))
+    if not (restock or said(plain, "stock_words") and verb):
+        return False
+    # a shopper's "add item 31, size L, quantity 3" is a cart add: only the words stock or inventory count
+    return request.is_admin or restock or bool(re.search(r"\b(?:stock|inventory)\b", plain))
 
 
 def decide_stock(request, brief: dict, products: list, rule: dict, variant: dict) -> Interpretation:
@@ -478,6 +483,10 @@ def sale_create(request, _guess) -> Interpretation | None:
     percent = PERCENT.search(plain)
     if not _wants_sale(request, plain, percent):
         return None
+    if re.search(r"\b(?:called|named|titled)\b|\b\d{4}-\d{2}-\d{2}\b|\bfrom\b.*\b(?:to|until|till)\b", plain):
+        return (
+            None  # "create a sale called Winter Warmers … from Dec 1 to Dec 24": the phrase rules read names and dates
+        )
     msg = Msg(request.norm.text)
     brief, section = _admin(request)
     value = float(percent.group(1))
@@ -506,13 +515,11 @@ def sale_create(request, _guess) -> Interpretation | None:
         return _plan(request, brief, [PlannedCall("admin_products_find", find, then=SaleFound(base, what, section))])
     if said(plain, "everything"):
         return _plan(request, brief, [PlannedCall("admin_sale_create", {**base, "name": f"{base['name']} everything"})])
-    if not request.is_admin:
-        return None
-    unsold = _unsold(plain)
+    unsold = _unsold(plain) if request.is_admin else None
     if unsold:
         return _say(request, brief, f"The shop doesn't sell {unsold}, so I made no sale. Say a kind the shop "
                                     "carries, a department or a product.")  # fmt: skip
-    return _say(request, brief, 'What should go on sale? Say a kind, a department, a product or "everything".')
+    return None  # "create a sale with 25% off": the phrase rules ask what it covers
 
 
 def _wants_sale(request, plain: str, percent) -> bool:
@@ -548,23 +555,31 @@ def _period(plain: str) -> str | None:
     return loose_period(plain)
 
 
+def _figures_of_the_shop(request, plain: str) -> bool:
+    """An admin's question about the shop's figures: not the writer's own spending or orders, not best sellers or
+    one past day (the phrase rules answer those), not managing sales ("sync the holiday sales")."""
+    if not request.is_admin or CART.search(plain) or re.search(r"\b(?:i|my|me)\b", plain):
+        return False  # a shopper's try is the rules' admin_dashboard, refused by the guard
+    return not any(said(plain, key) for key in ("best_sellers", "one_day", "not_figures"))
+
+
 @act("admin_figures")
 def figures(request, _guess) -> Interpretation | None:
     """ "revenue by department this month", "vs the week before?", "and by department?", "week over week",
     "how many orders this week": admin_sales_report with the period, comparison and breakdown asked for."""
     plain = request.plain
-    if not request.is_admin or CART.search(plain) or re.search(r"\b(?:i|my|me)\b", plain):
-        return None  # the writer's own spending or orders; a shopper's try is the rules' admin_dashboard, refused
-    if said(plain, "best_sellers") or said(plain, "one_day"):
-        return None  # best sellers and one past day: the phrase rules answer
+    if not _figures_of_the_shop(request, plain):
+        return None
     if said(plain, "out_of_stock") or said(plain, "low_stock") and said(plain, "stock_words"):
         return stock_report(request, _guess)
     brief, section = _admin(request)
-    follow_up = bool(section.get("figure"))
+    follow_up = bool(section.get("figure")) or request.context.get("last_action") == "admin_dashboard"
     group_by = meaning(plain, "group_by")
     compare = said(plain, "compare")
     if not said(plain, "figures") and not (follow_up and (group_by or compare or _period(plain))):
         return None
+    if not (group_by or compare or follow_up):
+        return None  # "revenue this week": the dashboard's figures of the period (the phrase rules plan it)
     period = _period(plain) or (section.get("period") if follow_up else None) or "week"
     if period == "all":
         compare = False
@@ -641,11 +656,12 @@ def orders_find(request, _guess) -> Interpretation | None:
         return None
     status = meaning(plain, "order_statuses")
     sort = meaning(plain, "order_sorts")
-    if not (status or sort):
-        return None
+    single = sort and re.search(r"\b(?:the|which)\s+(?:\w+\s+){0,2}order\b(?!s)", plain)
+    if not (single or status == "unshipped" or sort == "oldest") or re.search(r"\bpage\b|\d", plain):
+        return None  # other lists and counts by status: the phrase rules plan admin_orders_list
     brief, section = _admin(request)
     arguments = {"status": status} if status else {}
-    if sort and re.search(r"\b(?:the|which)\s+(?:\w+\s+){0,2}order\b(?!s)", plain):
+    if single:
         arguments |= {"sort": sort, "per_page": 1}
         step = OldestOrder(status, sort, section)
         return _plan(request, brief, [PlannedCall("admin_orders_list", arguments, then=step)])
