@@ -92,6 +92,9 @@ class Remember:
         self.section["selection"] = selection_of(result)[:MAX_SELECTION]
         return [], self.reply(result) if self.reply else None
 
+    def label(self) -> dict:
+        return {"remember": "selection"}
+
 
 def selection_of(result: dict) -> list[dict]:
     if result.get("variants") and not result.get("products"):  # a stock report: variants
@@ -392,6 +395,9 @@ class ChangeFound:
         self.section["selection"] = selection_of(result)[:MAX_SELECTION]
         return [PlannedCall(self.tool, {**self.arguments, self.key: ids})], None
 
+    def label(self) -> dict:
+        return {"then": self.tool, **self.arguments}
+
 
 def _targets(request, msg: Msg, section: dict, *, sort: str | None) -> tuple[list[int] | None, dict | None, str]:
     """(product ids said or pointed at, or find filters, and the words for them)."""
@@ -473,6 +479,9 @@ class SaleFound:
         name = products[0]["name"] if len(products) == 1 else self.what
         arguments = {**self.arguments, "product_ids": ids, "name": f"{self.arguments['name']} {name}"[:255]}
         return [PlannedCall("admin_sale_create", arguments)], None
+
+    def label(self) -> dict:
+        return {"then": "admin_sale_create", "discount_percentage": self.arguments["discount_percentage"]}
 
 
 @act("admin_sale_create")
@@ -630,6 +639,9 @@ class OldestOrder:
 
     def __init__(self, status: str | None, sort: str, section: dict):
         self.status, self.sort, self.section = status, sort, section
+
+    def label(self) -> dict:
+        return {"first_order": self.sort}
 
     def __call__(self, result: dict) -> tuple[list, str | None]:
         orders, total = result.get("orders") or [], (result.get("pagination") or {}).get("total", 0)
