@@ -105,22 +105,22 @@ def test_a_relative_change_without_a_variant_asks_which_then_takes_the_answer(ad
 
 def test_restock_the_first_of_those_after_an_out_of_stock_list(admin):
     dress = db.session.get(Product, 125)
-    variant = next(v for v in dress.variants if (v.color, v.size) == ("black", "M"))
-    variant.stock = 0
+    next(v for v in dress.variants if (v.color, v.size) == ("black", "M")).stock = 0
     db.session.commit()
-    listed = say(admin, "which dresses are sold out?")
-    assert "Wrap Midi Dress" in listed["reply"]
-    first = (
-        listed["tool_calls"][0]["result"]["variants"][0]
-        if listed["tool_calls"][0]["name"] == "admin_stock_report"
-        else None
-    )
+    listed = say(admin, "what's out of stock?")
+    [report] = listed["tool_calls"]
+    assert report["name"] == "admin_stock_report" and report["arguments"] == {"threshold": 0}
+    first = report["result"]["variants"][0]
+    assert first["stock"] == 0 and f"{first['name']} (" in listed["reply"] and "out of stock" in listed["reply"]
+    assert listed["cards"][0]["type"] == "admin_stock_list"
+
     turn = say(admin, "restock the first of those with 12", conversation=listed["conversation_id"])
     [call] = turn["tool_calls"]
-    assert call["name"] == "admin_stock_change" and call["outcome"] == "needs_confirmation"
-    if first:
-        assert call["arguments"] == {"product_id": first["product_id"], "set_to": 12, "color": first["color"],
-                                     "size": first["size"]}  # fmt: skip
+    assert (call["name"], call["outcome"]) == ("admin_stock_change", "needs_confirmation")
+    assert call["arguments"] == {"product_id": first["product_id"], "set_to": 12, "color": first["color"],
+                                 "size": first["size"]}  # fmt: skip
+    done = approve(admin, turn)
+    assert stock(first["product_id"])[(first["color"], first["size"])] == 12 and "0 → 12" in done["reply"]
 
 
 # Price changes over a set ----------------------------------------------------------------------------------------------

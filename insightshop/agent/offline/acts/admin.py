@@ -281,7 +281,8 @@ def _says_stock_change(request, plain: str) -> bool:
     if CART.search(plain) or PERCENT.search(plain) or MONEY.search(plain):
         return False
     verb = any(said(plain, k) for k in ("stock_add", "stock_remove", "stock_set"))
-    if not (restock or said(plain, "stock_words") and verb):
+    arrived = request.is_admin and said(plain, "arrivals") and said(plain, "stock_add")  # "we got 15 more of …"
+    if not (restock or arrived or said(plain, "stock_words") and verb):
         return False
     # a shopper's "add item 31, size L, quantity 3" is a cart add: only the words stock or inventory count
     return request.is_admin or restock or bool(re.search(r"\b(?:stock|inventory)\b", plain))
