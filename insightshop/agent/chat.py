@@ -220,11 +220,13 @@ def propose_confirmation(actor: Actor, conversation_id: str, tool: str, argument
 
 
 def _propose(actor: Actor, conversation: Conversation, tool: str, arguments: dict) -> dict:
-    summary = replies.summarise(tool, arguments, actor)[:500]
-    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=summary)
+    summary = replies.summarise(tool, arguments, actor)
+    # The card shows the whole summary (a price change lists every product); the stored copy keeps 500 characters.
+    stored = summary[:500]
+    pending = PendingConfirmation(conversation_id=conversation.id, tool=tool, arguments=arguments, summary=stored)
     db.session.add(pending)
     db.session.commit()
-    return {"confirmation_id": pending.id, "summary": summary}
+    return {"confirmation_id": pending.id, "summary": summary[:4000]}
 
 
 def _handle_call(actor: Actor, conversation: Conversation, name: str, arguments: dict) -> tuple[dict, dict | None]:

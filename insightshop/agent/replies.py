@@ -407,6 +407,16 @@ def pending_action(entry: dict) -> str:
         return "do that"
 
 
+# The admin tools' words (admin_replies.py): sentences after results, summaries of proposed changes.
+from .admin_replies import ACTOR_SUMMARIES as _ADMIN_SUMMARIES  # noqa: E402
+from .admin_replies import PENDING_ACTIONS as _ADMIN_PENDING  # noqa: E402
+from .admin_replies import SENTENCES as _ADMIN_SENTENCES  # noqa: E402
+
+SIMPLE.update(_ADMIN_SENTENCES)
+ACTOR_SUMMARIES.update(_ADMIN_SUMMARIES)
+PENDING_ACTIONS.update(_ADMIN_PENDING)
+
+
 def summarise(name: str, arguments: dict, actor: Actor) -> str:
     """Exactly what a consequential call will do, for the confirmation card."""
     if name in ACTOR_SUMMARIES:

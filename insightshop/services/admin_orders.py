@@ -27,11 +27,18 @@ class OrderListPage:
         return max(1, -(-self.total // self.per_page))
 
 
+# A status an admin says that is several: paid or being packed, not yet shipped.
+STATUS_GROUPS = {"unshipped": ("paid", "processing")}
+
+
 def list_orders(*, page: int = 1, per_page: int = 20, status: str | None = None, user_id: int | None = None,
-                search: str | None = None) -> OrderListPage:  # fmt: skip
-    """Orders newest first, by status, customer, or a search over email, name and order number."""
+                search: str | None = None, sort: str = "newest") -> OrderListPage:  # fmt: skip
+    """Orders newest (or oldest) first, by status ("unshipped": paid or processing), customer, or a search over
+    email, name and order number."""
     statement = select(Order)
-    if status:
+    if status in STATUS_GROUPS:
+        statement = statement.where(Order.status.in_(STATUS_GROUPS[status]))
+    elif status:
         if status not in ORDER_STATUSES:
             raise Invalid(
                 f"status must be one of {', '.join(ORDER_STATUSES)}",
@@ -47,7 +54,8 @@ def list_orders(*, page: int = 1, per_page: int = 20, status: str | None = None,
                                         Order.tracking_number.ilike(pattern),
                                         Order.id == (row_id(term) or -1)))  # fmt: skip
     total = db.session.scalar(select(func.count()).select_from(statement.subquery())) or 0
-    rows = db.session.scalars(statement.order_by(Order.id.desc()).limit(per_page).offset((page - 1) * per_page))
+    order = (Order.created_at.asc(), Order.id.asc()) if sort == "oldest" else (Order.id.desc(),)
+    rows = db.session.scalars(statement.order_by(*order).limit(per_page).offset((page - 1) * per_page))
     return OrderListPage(list(rows), total, page, per_page)
 
 

@@ -16,6 +16,7 @@ from datetime import date
 from flask import current_app, g, has_request_context
 
 from ..extensions import db
+from ..mcp.admin_handlers import ADMIN_HANDLERS, ADMIN_PRECONDITIONS
 from ..mcp.tools_registry import check_tool_call, get_tool_definition, registry
 from ..models.accounts import ApiToken
 from ..observability import metrics
@@ -445,7 +446,8 @@ def _admin_orders_list(_actor, args, _token):
     from ..schemas.orders import order_to_dict
 
     page = admin_orders.list_orders(page=args.get("page", 1), per_page=args.get("per_page", 20), status=args.get("status"),
-                                    user_id=args.get("user_id"), search=args.get("search"))  # fmt: skip
+                                    user_id=args.get("user_id"), search=args.get("search"),
+                                    sort=args.get("sort", "newest"))  # fmt: skip
     return {"orders": [order_to_dict(o, full=False) for o in page.orders],
             "pagination": {"page": page.page, "per_page": page.per_page, "total": page.total, "pages": page.pages}}  # fmt: skip
 
@@ -622,6 +624,7 @@ HANDLERS = {
     "admin_review_delete": _admin_review_delete,
     "suggest_outfit": _suggest_outfit,
     **CITATION_HANDLERS,
+    **ADMIN_HANDLERS,
 }  # fmt: skip
 
 
@@ -640,6 +643,7 @@ PRECONDITIONS: dict = {
     "admin_cart_clear_user": lambda _actor, a: admin_shop.get_user(a["user_id"]),
     "checkout_proceed": lambda actor, _a: orders.check_checkout(actor),
     "cart_clear": lambda actor, _a: _cart_not_empty(actor),
+    **ADMIN_PRECONDITIONS,
 }
 
 

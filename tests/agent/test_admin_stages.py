@@ -103,7 +103,7 @@ def test_orders_of_a_customer_or_a_status_are_the_orders_list(message, arguments
     "show me the reviews waiting for moderation", "which reviews need approving", "any flagged reviews?",
     "show me customer carts that are still active", "list abandoned carts", "how many active carts r there",
     "make user bob@example.com an admin", "give jane admin rights pls", "remove admin access from bob",
-    "how did sales do yesterday compared to the day before", "who bought the most?", "top 10 customers this year", "revenue yesterday?", "compare sales this week vs last week",
+    "how did sales do yesterday compared to the day before", "who bought the most?", "top 10 customers this year", "revenue yesterday?",
 ])  # fmt: skip
 def test_what_no_tool_does_gets_a_plain_answer_and_no_call(message):
     result = admin(message)
@@ -152,16 +152,19 @@ def test_a_shoppers_requests_never_reach_the_admin_tools(message):
 
 @pytest.mark.parametrize("message, period", [("give me the sales for last month", "month"), ("sales past 7 days", "week"),
                                              ("revenue this year pls", "year")])  # fmt: skip
-def test_sales_of_a_period_are_the_dashboard_never_a_sale_search(message, period):
-    assert planned(admin(message)) == [("admin_dashboard", {"period": period})]
+def test_sales_of_a_period_are_the_figures_never_a_sale_search(message, period):
+    assert planned(admin(message)) in ([("admin_dashboard", {"period": period})],
+                                       [("admin_sales_report", {"period": period})])  # fmt: skip
 
 
 @pytest.mark.parametrize(
     "message", ["we got 15 more of the cropped hoodie in S", "add 5 more units of product 3 size M"]
 )
-def test_stock_added_is_not_guessed_into_a_total(message):
+def test_stock_added_is_a_relative_change_or_a_question(message):  # issue 28: adding is no longer refused
     result = admin(message)
-    assert not result.calls and "new total" in result.reply
+    assert [c.name for c in result.calls] in ([], ["admin_stock_change"])
+    assert all(c.arguments["change"] in (5, 15) for c in result.calls)
+    assert result.calls or "?" in (result.reply or result.follow_up)
 
 
 def test_whats_selling_well_is_the_best_sellers():

@@ -1508,9 +1508,14 @@ def test_an_admins_sale_on_one_garment_is_never_a_cart_count_nor_a_shop_wide_sal
 
     turn = say(admin, "put all dresses on 20% sale for the weekend")
 
-    assert turn["tool_calls"] == [] and lines(admin) == []
-    assert "whole shop" in turn["reply"] and "Admin → Sales" in turn["reply"]
-    assert db.session.query(Sale).count() == 0
+    # issue 28: a sale on one kind is proposed (its scope, not the whole shop); nothing before Approve, no cart line
+    [call] = turn["tool_calls"]
+    assert (call["name"], call["outcome"]) == ("admin_sale_create", "needs_confirmation")
+    assert call["arguments"]["clothing_types"] == ["dress"] and call["arguments"]["discount_percentage"] == 20
+    assert "categories" not in call["arguments"] and "product_ids" not in call["arguments"]
+    assert lines(admin) == [] and db.session.query(Sale).count() == 0
+    approve(admin, turn)
+    assert db.session.query(Sale).one().clothing_types == ["dress"]
 
 
 def test_which_is_cheaper_compares_the_two_named_products_and_gives_both_prices(guest):

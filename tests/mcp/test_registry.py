@@ -26,10 +26,13 @@ RECEIPT_TOOLS = ["categorize_item", "estimate_expiration_date", "receipts_list",
                  "extract_receipt_metadata", "extract_line_items", "validate_extraction"]  # fmt: skip
 # Citation tools (insight_shop_citation_tools.json, seed 004).
 CITATION_TOOLS = ["search_documents", "get_field_provenance", "aggregate_with_citations"]
+# Admin tools of issue 28 (insight_shop_admin_tools.json).
+ADMIN_TOOLS = ["admin_stock_read", "admin_stock_change", "admin_stock_report", "admin_price_change", "admin_sales_report",
+               "admin_products_find"]  # fmt: skip
 
 
 def test_all_21_seed_tools_are_defined_with_annotations_and_output_schemas():
-    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS, *CITATION_TOOLS]
+    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS, *CITATION_TOOLS, *ADMIN_TOOLS]
     for name in SEED_TOOLS:
         definition = get_tool_definition(name)
         assert definition["input_schema"]["additionalProperties"] is False
@@ -51,7 +54,7 @@ def test_input_schemas_keep_the_seeds_and_add_only_optional_properties():
 def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     admin, user, anonymous = (get_tools_for_llm(role) for role in ("admin", "user", "anonymous"))
 
-    assert len(admin) == len(tool_names()) == 35 and {t["name"] for t in admin} >= {
+    assert len(admin) == len(tool_names()) == 41 and {t["name"] for t in admin} >= {
         "admin_review_delete",
         "suggest_outfit",
         "admin_dashboard",
@@ -71,7 +74,7 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
 
 
 @pytest.mark.parametrize(
-    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)]
+    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + ADMIN_TOOLS if n in CASES)]
 )
 def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     _, _, bad = CASES[name]
@@ -84,7 +87,7 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
 
 
 @pytest.mark.parametrize(
-    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)]
+    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + ADMIN_TOOLS if n in CASES)]
 )
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]

@@ -151,6 +151,13 @@ CASES = {
     "get_field_provenance": ("user", lambda: {"document_id": own_receipt_id(), "field_name": "total_amount"},
                              {"document_id": 2147483648, "field_name": "total_amount"}),
     "aggregate_with_citations": ("user", lambda: {"operation": "sum", "field": "total_amount"}, {"operation": "median"}),
+    "admin_stock_read": ("admin", lambda: {"product_ids": [1], "size": "M"}, {"product_ids": []}),
+    "admin_stock_change": ("admin", lambda: {"product_id": 1, "change": 2, "size": "M"}, {"product_id": 1, "change": 0}),
+    "admin_stock_report": ("admin", lambda: {"threshold": 3}, {"threshold": -1}),
+    "admin_price_change": ("admin", lambda: {"product_ids": [1, 2], "percent": -10}, {"product_ids": [1], "percent": -100}),
+    "admin_sales_report": ("admin", lambda: {"period": "week", "compare": True, "group_by": "department"},
+                           {"period": "decade"}),
+    "admin_products_find": ("admin", lambda: {"sort": "price_desc", "limit": 1}, {"sort": "random"}),
 }  # fmt: skip
 
 
@@ -184,4 +191,6 @@ STATIC_VALID = {
     "search_documents": {"query": "receipts over $100 in October"},
     "get_field_provenance": {"document_id": 1, "field_name": "items.1.total_price"},
     "aggregate_with_citations": {"operation": "avg", "field": "item_total_price"},
+    "admin_stock_change": {"product_id": 1, "change": 1},
+    "admin_price_change": {"product_ids": [1], "percent": 5},
 }

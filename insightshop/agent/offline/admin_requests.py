@@ -409,8 +409,8 @@ def _stock_change(request, msg: Msg) -> Interpretation | None:
     if not (msg.product_ids or msg.types or entities.product_mentions(request.norm.text, request.vocabulary, None)):
         return None
     if ADDING.search(plain):
-        return _reply(request, "I can only set a stock level to a number, not add to it — tell me the new total "
-                               "(\"set the white oxford shirt size M to 25 units\").")  # fmt: skip
+        return _reply(request, "Which product and size should get them? Say e.g. \"add 20 to the white oxford "
+                               "shirt size M stock\" or the new total (\"set the white oxford shirt size M to 25 units\").")  # fmt: skip
     stock = _stock_number(plain, msg)
     if stock is None:
         return _reply(request, "How many units should it have? Say the new total, e.g. \"restock the white oxford "

@@ -54,6 +54,9 @@ def understand(request) -> Interpretation | None:
     """An Interpretation for this message, or None when the phrase rules should answer it."""
     if not acts.ACTS:
         return None
+    resumed = acts.resume(request)  # the answer to an act's question kept in the brief ("M", "the kids one")
+    if resumed is not None:
+        return resumed
     if request.pending:  # the answer to a question: an act's own (pending["act"]) goes back to it, else the rules'
         owner = acts.ACTS.get(request.pending.get("act"))
         guess = guess_for(request)

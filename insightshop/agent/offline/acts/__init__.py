@@ -22,4 +22,10 @@ def act(*labels: str):
     return register
 
 
+def resume(request):
+    """An answer to a question an act asked last turn (kept in the brief), before any classifying: an Interpretation,
+    or None when there is no open question or this message is no answer to it."""
+    return admin.resume(request)
+
+
 from . import admin, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts
