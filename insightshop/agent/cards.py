@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+from . import service_replies
 from .citation_links import receipts_list_card
 
 PRODUCT_FIELDS = ("id", "name", "price", "list_price", "on_sale", "image_url", "url", "category", "color", "in_stock")
@@ -98,6 +99,7 @@ BY_TOOL = {
     "admin_orders_list": lambda data: {"type": "orders", "orders": data.get("orders", [])},
     "suggest_outfit": lambda data: {**_products(data), "title": data.get("reason")},
     "receipts_list": receipts_list_card,
+    **service_replies.CARDS,
 }
 
 

@@ -16,6 +16,7 @@ from datetime import date
 from flask import current_app, g, has_request_context
 
 from ..extensions import db
+from ..mcp import service_handlers
 from ..mcp.tools_registry import check_tool_call, get_tool_definition, registry
 from ..models.accounts import ApiToken
 from ..observability import metrics
@@ -608,6 +609,7 @@ HANDLERS = {
     "admin_review_delete": _admin_review_delete,
     "suggest_outfit": _suggest_outfit,
     **CITATION_HANDLERS,
+    **service_handlers.HANDLERS,
 }  # fmt: skip
 
 
@@ -626,6 +628,7 @@ PRECONDITIONS: dict = {
     "admin_cart_clear_user": lambda _actor, a: admin_shop.get_user(a["user_id"]),
     "checkout_proceed": lambda actor, _a: orders.check_checkout(actor),
     "cart_clear": lambda actor, _a: _cart_not_empty(actor),
+    **service_handlers.PRECONDITIONS,
 }
 
 
