@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 LEXICON = Path(__file__).resolve().parent.parent / "data" / "lexicons" / "service_words.json"
-TYPO_RATIO = 0.82
+TYPO_RATIO = 0.86
 MIN_TYPO_LENGTH = 5
 
 
@@ -48,7 +48,7 @@ def found(text: str, name: str) -> list[str]:
 
 def _near(word: str, said: list[str]) -> bool:
     return any(
-        abs(len(token) - len(word)) <= 2 and SequenceMatcher(None, token, word).ratio() >= TYPO_RATIO
+        abs(len(token) - len(word)) <= 1 and SequenceMatcher(None, token, word).ratio() >= TYPO_RATIO
         for token in said
         if len(token) >= MIN_TYPO_LENGTH
     )
