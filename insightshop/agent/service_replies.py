@@ -61,11 +61,15 @@ def _scope_words(scope: dict) -> str:
 
 
 def _source_phrase(source: dict) -> str:
-    """ "$4.50 Latte at Starbucks on Mar 2, 2026 [starbucks.txt, line 4]" """
+    """ "$4.50 Caffe Latte at Starbucks on 2026-03-02 [starbucks.txt, line 4] (unverified, 62% confidence)" """
+    from .replies import trust_note
+
     label = "" if source["field"] == "total_amount" else f" {source['label']}"
-    where = f" at {source['merchant']}" if source.get("merchant") else ""
-    when = f" on {_day(source['purchase_date'])}" if source.get("purchase_date") else ""
-    return f"{money(source['value'], source['currency'])}{label}{where}{when} {source['citation']}"
+    where = " from your InsightShop order" if source.get("method") == "order_record" else (
+        f" at {source['merchant']}" if source.get("merchant") else "")  # fmt: skip
+    when = f" on {source['purchase_date']}" if source.get("purchase_date") else ""
+    cited = f"{money(source['value'], source['currency'])}{label}{where}{when} {source['citation']}"
+    return cited + trust_note(source)
 
 
 def _totals(by_currency: list[dict]) -> str:

@@ -14,7 +14,7 @@ from difflib import get_close_matches
 
 from ....services.receipts.query_words import CATEGORY_WORDS, receipt_filters
 from .. import brief as briefs
-from ..receipt_requests import BUDGET, ORDER_TALK, UPLOAD_TALK
+from ..receipt_requests import BUDGET, ORDER_TALK, RECEIPT_NOUNS, UPLOAD_TALK
 from ..rules import Interpretation, PlannedCall
 from . import act
 from .service_words import expand, has, starts_with, tokens, words
@@ -22,7 +22,6 @@ from .service_words import expand, has, starts_with, tokens, words
 SCOPE_KEYS = ("date_from", "date_to", "merchant", "category", "item")
 ACTS = {"receipts_spending": "spending", "receipts_extreme": "extreme", "receipts_compare": "compare",
         "receipts_find": "find"}  # fmt: skip
-TOOLS = {"spending": "receipts_spending", "extreme": "receipts_extreme", "compare": "receipts_compare"}
 ITEM = re.compile(r"\b(?:on|for)\s+((?:[a-z][a-z&'-]*\s*){1,3})")
 FOLLOW_UP_WORDS = 7  # an elliptical follow-up is short ("and the month before?")
 
@@ -38,8 +37,8 @@ def receipts(request, guess) -> Interpretation | None:
     follow_up = bool(before) and not explicit and _elliptical(plain)
     if not (explicit or follow_up) or ORDER_TALK.search(plain) or UPLOAD_TALK.search(plain):
         return None
-    if BUDGET.search(plain) and not has(plain, "spending_words"):
-        return None
+    if BUDGET.search(plain) and not RECEIPT_NOUNS.search(plain):
+        return None  # "jeans, I don't want to spend more than 50": a budget for a search
     today = _today(request)
     said = _entities(text, plain, today)
     shifted = _shifted(plain, before) if follow_up else None
@@ -53,8 +52,9 @@ def receipts(request, guess) -> Interpretation | None:
     kind = _kind(plain, guess.label, before.get("measure") if follow_up else None, scope)
     brief["receipts"] = {k: v for k, v in scope.items() if k in SCOPE_KEYS and v} | {"measure": kind}
     context = briefs.save({k: v for k, v in request.context.items() if k != "pending"}, brief)
-    context["last_action"] = TOOLS.get(kind, "receipts_list")
-    return Interpretation(calls=[_call(kind, scope, plain, today)], context=context)
+    call = _call(kind, scope, plain, today)
+    context["last_action"] = call.name
+    return Interpretation(calls=[call], context=context)
 
 
 def _about_receipts(plain: str) -> bool:
@@ -168,6 +168,9 @@ def _call(kind: str, scope: dict, plain: str, today: date) -> PlannedCall:
     if kind == "compare":
         return PlannedCall("receipts_compare", {"periods": _periods(plain, scope, today)} | narrowed)
     grouped = _group(plain)
+    if not (grouped or scope.get("category") or scope.get("item")):
+        # whole receipts of a merchant or period: the receipts list adds up their totals, each cited
+        return PlannedCall("receipts_list", narrowed | period)
     return PlannedCall("receipts_spending", narrowed | period | ({"group_by": grouped} if grouped else {}))
 
 
