@@ -100,7 +100,15 @@ def _item(plain: str) -> str | None:
         phrase = " ".join(kept).strip(" '")
         if phrase and phrase not in lexicon["item_not"] and not re.search(r"\b(?:receipts?|me|you)\b", phrase):
             return _corrected(phrase)
-    return None
+    return _known_thing(plain)
+
+
+def _known_thing(plain: str) -> str | None:
+    """ "my coffee habit", "what about dairy?": a category word or a known item named anywhere in the message."""
+    from ....services.receipts.analytics import ITEM_FAMILIES
+
+    said = set(tokens(plain))
+    return next((word for word in (*ITEM_FAMILIES, *CATEGORY_WORDS) if " " not in word and word in said), None)
 
 
 def _corrected(phrase: str) -> str:
