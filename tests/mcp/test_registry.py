@@ -26,10 +26,13 @@ RECEIPT_TOOLS = ["categorize_item", "estimate_expiration_date", "receipts_list",
                  "extract_receipt_metadata", "extract_line_items", "validate_extraction"]  # fmt: skip
 # Citation tools (insight_shop_citation_tools.json, seed 004).
 CITATION_TOOLS = ["search_documents", "get_field_provenance", "aggregate_with_citations"]
+# Shopper servicing tools (insight_shop_service_tools.json, issue 28).
+SERVICE_TOOLS = ["receipts_spending", "receipts_extreme", "receipts_compare", "order_cancel_mine", "order_refund_status",
+                 "order_return_eligibility"]  # fmt: skip
 
 
 def test_all_21_seed_tools_are_defined_with_annotations_and_output_schemas():
-    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS, *CITATION_TOOLS]
+    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS, *CITATION_TOOLS, *SERVICE_TOOLS]
     for name in SEED_TOOLS:
         definition = get_tool_definition(name)
         assert definition["input_schema"]["additionalProperties"] is False
@@ -51,12 +54,12 @@ def test_input_schemas_keep_the_seeds_and_add_only_optional_properties():
 def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     admin, user, anonymous = (get_tools_for_llm(role) for role in ("admin", "user", "anonymous"))
 
-    assert len(admin) == len(tool_names()) == 35 and {t["name"] for t in admin} >= {
+    assert len(admin) == len(tool_names()) == 41 and {t["name"] for t in admin} >= {
         "admin_review_delete",
         "suggest_outfit",
         "admin_dashboard",
     }
-    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 25
+    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 31
     assert {t["name"] for t in anonymous} == {
         "auth_login",
         "auth_logout",
@@ -71,7 +74,7 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
 
 
 @pytest.mark.parametrize(
-    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)]
+    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + SERVICE_TOOLS if n in CASES)]
 )
 def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     _, _, bad = CASES[name]
@@ -84,7 +87,7 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
 
 
 @pytest.mark.parametrize(
-    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS if n in CASES)]
+    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + SERVICE_TOOLS if n in CASES)]
 )
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]

@@ -151,6 +151,15 @@ CASES = {
     "get_field_provenance": ("user", lambda: {"document_id": own_receipt_id(), "field_name": "total_amount"},
                              {"document_id": 2147483648, "field_name": "total_amount"}),
     "aggregate_with_citations": ("user", lambda: {"operation": "sum", "field": "total_amount"}, {"operation": "median"}),
+    "receipts_spending": ("user", lambda: {"item": "coffee", "date_from": "2026-01-01", "group_by": "merchant"},
+                          {"group_by": "weekday"}),
+    "receipts_extreme": ("user", lambda: {"which": "largest", "merchant": "Starbucks"}, {"which": "median"}),
+    "receipts_compare": ("user", lambda: {"periods": [{"date_from": "2026-04-01", "date_to": "2026-04-30"},
+                                                      {"date_from": "2026-03-01", "date_to": "2026-03-31"}]},
+                         {"periods": [{"date_from": "2026-04-01", "date_to": "2026-04-30"}]}),
+    "order_cancel_mine": ("user", lambda: {"order_id": 1}, {"order_id": 0}),
+    "order_refund_status": ("user", lambda: {}, {"order_id": "latest"}),
+    "order_return_eligibility": ("user", lambda: {"order_id": 2}, {"order_id": -1}),
 }  # fmt: skip
 
 
@@ -184,4 +193,11 @@ STATIC_VALID = {
     "search_documents": {"query": "receipts over $100 in October"},
     "get_field_provenance": {"document_id": 1, "field_name": "items.1.total_price"},
     "aggregate_with_citations": {"operation": "avg", "field": "item_total_price"},
+    "receipts_extreme": {"which": "smallest"},
+    "receipts_compare": {
+        "periods": [
+            {"date_from": "2026-02-01", "date_to": "2026-02-28"},
+            {"date_from": "2026-01-01", "date_to": "2026-01-31"},
+        ]
+    },  # fmt: skip
 }
