@@ -82,60 +82,55 @@ def _units(measure: str, count: int) -> str:
 
 
 def spending_sentence(data: dict) -> str:
-    scope = _scope_words(data["scope"])
+    scope = _scope_words(_named(data["scope"], data["sources"]))
     if not data["count"]:
-        lines = "item lines" if data["measure"] == "items" else "receipts"
-        return f"I found no {lines} {scope} on your receipts, so that's $0.00.".replace("  ", " ")
+        return f"You spent $0.00 {scope}".rstrip() + ": nothing on your receipts matches that."
     sources = data["sources"][:SHOWN]
     more = f" (and {data['count'] - SHOWN} more)" if data["count"] > SHOWN else ""
-    text = (f"You spent {_totals(data['by_currency'])} {scope}".rstrip() + f", from {_units(data['measure'], data['count'])}: "
-            + "; ".join(_source_phrase(s) for s in sources) + f"{more}.")  # fmt: skip
+    cited = "; ".join(_source_phrase(s) for s in sources) + f"{more}."
+    spent = f"You spent {_totals(data['by_currency'])} {scope}".rstrip()
     if data.get("groups"):
-        text += (
-            " By "
-            + _group_noun(data)
-            + ": "
-            + ", ".join(f"{g['key']} {money(g['total'], g['currency'])}" for g in data["groups"][:8])
-            + "."
-        )
-    return text
-
-
-def _group_noun(data: dict) -> str:
-    keys = [g["key"] for g in data.get("groups") or []]
-    if keys and all(len(k) == 7 and k[4] == "-" for k in keys):
-        return "month"
-    return "merchant" if data["scope"].get("merchant") is None and data["measure"] == "receipts" else "category"
+        groups = ", ".join(f"{g['key']} {money(g['total'], g['currency'])}" for g in data["groups"][:8])
+        return f"{spent}. By {data.get('group_by') or 'group'}: {groups}. From {_units(data['measure'], data['count'])}: {cited}"
+    return f"{spent}, from {_units(data['measure'], data['count'])}: {cited}"
 
 
 def extreme_sentence(data: dict) -> str:
-    scope = _scope_words(data["scope"])
+    scope = _scope_words(_named(data["scope"], [data["found"]] if data["found"] else []))
     found = data["found"]
     if found is None:
-        lines = "item lines" if data["measure"] == "items" else "receipts"
-        return f"I found no {lines} {scope} on your receipts.".replace("  ", " ")
+        return f"Nothing on your receipts matches that{' (' + scope + ')' if scope else ''}, so there is no {data['which']} one."
     what = "purchase" if data["measure"] == "items" else "receipt"
-    return f"Your {data['which']} {what} {scope}".rstrip() + f" is {_source_phrase(found)} (of {data['count']})."
+    count = f"{data['count']} {what}{'' if data['count'] == 1 else 's'}"
+    return f"Your {data['which']} {what} {scope}".rstrip() + f" is {_source_phrase(found)}, out of {count}."
 
 
 def compare_sentence(data: dict) -> str:
     periods = data["periods"]
-    said = [f"{period_words(p['date_from'], p['date_to'])} {_totals(p['by_currency']) if p['count'] else '$0.00'} "
+    said = [f"{_totals(p['by_currency']) if p['count'] else '$0.00'} {period_words(p['date_from'], p['date_to'])} "
             f"({_units(data['measure'], p['count'])})" for p in periods]  # fmt: skip
-    what = _what(data["scope"])
-    text = f"You spent {what + ' ' if what else ''}" + "; ".join(said) + "."
+    what = _what(_named(data["scope"], [s for p in periods for s in p["sources"]]))
+    text = f"You spent {what + ': ' if what else ''}" + "; ".join(said) + "."
     change = (periods[0].get("change") or [None])[0]
+    earlier = period_words(periods[1]["date_from"], periods[1]["date_to"]) if len(periods) > 1 else ""
     if change and change["difference"] not in ("0.00", "-0.00"):
         direction = "less" if change["difference"].startswith("-") else "more"
         percent = f" ({change['percent'].lstrip('-')}%)" if change.get("percent") else ""
         amount = money(change["difference"].lstrip("-"), change["currency"])
-        text += f" That's {amount}{percent} {direction} than {period_words(periods[1]['date_from'], periods[1]['date_to'])}."
+        text += f" That's {amount}{percent} {direction} than {earlier}."
     elif change:
-        text += " That's the same."
+        text += f" That's the same as {earlier}."
     cited = [s for p in periods for s in p["sources"][:2]]
     if cited:
         text += " Sources: " + "; ".join(_source_phrase(s) for s in cited[:4]) + "."
     return text
+
+
+def _named(scope: dict, sources: list[dict]) -> dict:
+    """The scope with the merchant as its receipts print it ("starbucks" → "Starbucks")."""
+    wanted = (scope.get("merchant") or "").lower()
+    printed = next((s["merchant"] for s in sources if wanted and wanted in (s.get("merchant") or "").lower()), None)
+    return scope | {"merchant": printed} if printed else scope
 
 
 def _order_words(order: dict) -> str:

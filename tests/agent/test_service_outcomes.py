@@ -219,3 +219,33 @@ def test_a_closed_return_window_is_a_no_with_its_date(app, buyer):
     turn = say(buyer, "is it too late to return my last order?")
 
     assert turn["reply"].startswith("No") and f"closed on {closed:%b} {closed.day}, {closed.year}" in turn["reply"]
+
+
+# The panel ----------------------------------------------------------------------------------------------------------
+
+
+def _ask_in_panel(client, user, message: str) -> str:
+    from tests.factories import csrf_token
+
+    client.post("/login", data={"email": user.email, "password": "correct horse battery",
+                                "csrf_token": csrf_token(client, "/login")})  # fmt: skip
+    response = client.post("/chat/message", data={"message": message, "csrf_token": csrf_token(client)},
+                           headers={"HX-Request": "true"})  # fmt: skip
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_the_panel_shows_the_orders_return_window_card(app, client, buyer):
+    order = make_paid_order(buyer, make_product("Linen Shirt", stock=4))
+    deliver(order, 5)
+
+    page = _ask_in_panel(client, buyer.user, "can I still return my last order?")
+
+    assert f"Order #{order.id} · Delivered" in page and f'href="/orders/{order.id}"' in page
+    assert "Linen Shirt" in page and "order_id" not in page
+
+
+def test_the_panel_links_each_coffee_line_to_its_receipt(app, client, spender):
+    page = _ask_in_panel(client, spender.user, "how much did I spend on coffee this year?")
+
+    assert 'class="chat-cite" href="/receipts/' in page and "?field=items.1.total_price" in page

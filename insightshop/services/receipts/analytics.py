@@ -68,8 +68,9 @@ class Entry:
 
 def spending(actor: Actor, scope: Scope, *, group_by: str | None = None) -> dict:
     """The caller's spending in the scope: item lines when a category or item is named, else receipt totals."""
-    entries = _entries(actor, scope)
-    result = {"measure": "items" if scope.by_lines else "receipts", "scope": scope.to_dict(),
+    lines = scope.by_lines or group_by == "category"  # a receipt has no one category: its lines have
+    entries = _entries(actor, scope, lines=lines)
+    result = {"measure": "items" if lines else "receipts", "scope": scope.to_dict(), "group_by": group_by,
               "by_currency": _by_currency(entries), "count": len(entries),
               "sources": [_cited(e) for e in entries[:MAX_CITED]]}  # fmt: skip
     if group_by in GROUPS:
@@ -117,9 +118,9 @@ def _receipts(actor: Actor, scope: Scope) -> list[Receipt]:
     return list(db.session.scalars(query.order_by(Receipt.purchase_date, Receipt.id)))
 
 
-def _entries(actor: Actor, scope: Scope) -> list[Entry]:
+def _entries(actor: Actor, scope: Scope, *, lines: bool | None = None) -> list[Entry]:
     receipts = _receipts(actor, scope)
-    if not scope.by_lines:
+    if not (scope.by_lines if lines is None else lines):
         return [Entry(r, r.total_amount.quantize(CENT), r.currency or "USD", "total_amount", _receipt_label(r))
                 for r in receipts if r.total_amount is not None]  # fmt: skip
     category = _category_name(scope.category) if scope.category else None

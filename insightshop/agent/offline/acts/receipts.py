@@ -58,13 +58,15 @@ def receipts(request, guess) -> Interpretation | None:
 
 
 def _about_receipts(plain: str) -> bool:
-    """The writer's own spending or receipts ("how much did I spend on coffee", "my biggest receipt")."""
+    """The writer's own spending or receipts ("how much did I spend on coffee", "my biggest receipt", "month over
+    month spending")."""
     personal = re.search(r"\b(?:my|i|me|i've|ive|mine|we|our)\b", plain)
-    return bool(personal) and has(plain, "spending_words")
+    return has(plain, "spending_words") and bool(personal or RECEIPT_NOUNS.search(plain) or "spending" in plain)
 
 
 def _elliptical(plain: str) -> bool:
-    return len(tokens(plain)) <= FOLLOW_UP_WORDS and (starts_with(plain, "follow_up_leads") or plain.endswith("?"))
+    short = len(tokens(plain)) <= FOLLOW_UP_WORDS
+    return short and (starts_with(plain, "follow_up_leads") or plain.endswith("?") or has(plain, "compare"))
 
 
 def _today(request) -> date:
