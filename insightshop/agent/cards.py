@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+from . import service_replies
 from .admin_cards import ADMIN_CARDS
 from .citation_links import receipts_list_card
 
@@ -100,6 +101,7 @@ BY_TOOL = {
     "suggest_outfit": lambda data: {**_products(data), "title": data.get("reason")},
     "receipts_list": receipts_list_card,
     **ADMIN_CARDS,  # tables of figures for the admin tools (new stock, new prices), never a shopper's card
+    **service_replies.CARDS,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..services.actors import Actor
+from . import service_replies
 
 FRIENDLY = {
     "auth": "Sorry, I can't do that for you — {message}",
@@ -192,6 +193,7 @@ SIMPLE = {
     "suggest_outfit": lambda d: (
         f"{d['reason']}." if d["products"] else "I couldn't find a matching piece in stock right now."
     ),
+    **service_replies.SENTENCES,
 }
 
 
@@ -332,7 +334,11 @@ def _status_summary(arguments: dict, _actor: Actor) -> str:
 
 
 # Summaries that need to look at the shop (the cart, the order) to say exactly what will happen.
-ACTOR_SUMMARIES = {"checkout_proceed": _checkout_summary, "admin_order_update_status": _status_summary}
+ACTOR_SUMMARIES = {
+    "checkout_proceed": _checkout_summary,
+    "admin_order_update_status": _status_summary,
+    "order_cancel_mine": service_replies.cancel_summary,
+}
 
 SUMMARIES = {
     "cart_clear": lambda a: "Remove every item from your cart.",
@@ -362,6 +368,7 @@ PENDING_ACTIONS = {
     "admin_cart_clear_user": "empty the cart of user #{user_id}",
     "admin_review_delete": "delete review #{review_id}",
     "admin_order_update_status": "set order #{order_id} to {status}",
+    "order_cancel_mine": "cancel order #{order_id}",
 }
 
 

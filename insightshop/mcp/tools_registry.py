@@ -30,6 +30,7 @@ TOOL_FILES = (
     Path(__file__).with_name("insight_shop_receipt_tools.json"),
     Path(__file__).with_name("insight_shop_citation_tools.json"),
     Path(__file__).with_name("insight_shop_admin_tools.json"),
+    Path(__file__).with_name("insight_shop_service_tools.json"),
 )
 ROLES = ("anonymous", "user", "admin")
 

@@ -128,15 +128,21 @@ def _apply_status(actor: Actor, order: Order, status: str, carrier: str | None, 
         order.carrier, order.tracking_number = carrier.strip()[:50], tracking_number.strip()[:100]
     label = actor.user.email
     if status == "cancelled":
-        was_paid = order.is_paid
-        orders.cancel_order(order, actor_label=label, note=note or "Cancelled by the shop", commit=False)
-        if was_paid:
-            refund_id = provider_for(order).refund(order, order.total)
-            order.events[-1].note += f"; refunded {order.total:.2f} ({refund_id})"
+        cancel_and_refund(order, actor_label=label, note=note or "Cancelled by the shop")
     else:
         orders.set_status(order, status, actor_label=label, note=note or f"Status set to {status}", commit=False)
     audit.record(actor, "order.status", "order", order.id, before=before,
                  after={"status": order.status, "carrier": order.carrier, "tracking_number": order.tracking_number})  # fmt: skip
+
+
+def cancel_and_refund(order: Order, *, actor_label: str, note: str) -> None:
+    """Cancel an order the caller holds locked (its items go back in stock) and refund a paid one in full: the one
+    cancel rule of the admin panel, the API and the shopper's own cancel (the caller commits)."""
+    was_paid = order.is_paid
+    orders.cancel_order(order, actor_label=actor_label, note=note, commit=False)
+    if was_paid:
+        refund_id = provider_for(order).refund(order, order.total)
+        order.events[-1].note += f"; refunded {order.total:.2f} ({refund_id})"
 
 
 def list_payments(*, status: str | None = None, provider: str | None = None, order_id: int | None = None,

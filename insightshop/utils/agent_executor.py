@@ -16,6 +16,7 @@ from datetime import date
 from flask import current_app, g, has_request_context
 
 from ..extensions import db
+from ..mcp import service_handlers
 from ..mcp.admin_handlers import ADMIN_HANDLERS, ADMIN_PRECONDITIONS
 from ..mcp.tools_registry import check_tool_call, get_tool_definition, registry
 from ..models.accounts import ApiToken
@@ -625,6 +626,7 @@ HANDLERS = {
     "suggest_outfit": _suggest_outfit,
     **CITATION_HANDLERS,
     **ADMIN_HANDLERS,
+    **service_handlers.HANDLERS,
 }  # fmt: skip
 
 
@@ -644,6 +646,7 @@ PRECONDITIONS: dict = {
     "checkout_proceed": lambda actor, _a: orders.check_checkout(actor),
     "cart_clear": lambda actor, _a: _cart_not_empty(actor),
     **ADMIN_PRECONDITIONS,
+    **service_handlers.PRECONDITIONS,
 }
 
 

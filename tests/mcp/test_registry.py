@@ -29,10 +29,20 @@ CITATION_TOOLS = ["search_documents", "get_field_provenance", "aggregate_with_ci
 # Admin tools of issue 28 (insight_shop_admin_tools.json).
 ADMIN_TOOLS = ["admin_stock_read", "admin_stock_change", "admin_stock_report", "admin_price_change", "admin_sales_report",
                "admin_products_find"]  # fmt: skip
+# Shopper servicing tools (insight_shop_service_tools.json, issue 28).
+SERVICE_TOOLS = ["receipts_spending", "receipts_extreme", "receipts_compare", "order_cancel_mine", "order_refund_status",
+                 "order_return_eligibility"]  # fmt: skip
 
 
 def test_all_21_seed_tools_are_defined_with_annotations_and_output_schemas():
-    assert tool_names() == [*SEED_TOOLS, *ASSISTANT_TOOLS, *RECEIPT_TOOLS, *CITATION_TOOLS, *ADMIN_TOOLS]
+    assert tool_names() == [
+        *SEED_TOOLS,
+        *ASSISTANT_TOOLS,
+        *RECEIPT_TOOLS,
+        *CITATION_TOOLS,
+        *ADMIN_TOOLS,
+        *SERVICE_TOOLS,
+    ]
     for name in SEED_TOOLS:
         definition = get_tool_definition(name)
         assert definition["input_schema"]["additionalProperties"] is False
@@ -59,7 +69,7 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
         "suggest_outfit",
         "admin_dashboard",
     }
-    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 25
+    assert not [t for t in user if t["name"].startswith("admin_")] and len(user) == 31
     assert {t["name"] for t in anonymous} == {
         "auth_login",
         "auth_logout",
@@ -74,7 +84,11 @@ def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
 
 
 @pytest.mark.parametrize(
-    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + ADMIN_TOOLS if n in CASES)]
+    "name",
+    [
+        *SEED_TOOLS,
+        *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + ADMIN_TOOLS + SERVICE_TOOLS if n in CASES),
+    ],
 )
 def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
     _, _, bad = CASES[name]
@@ -87,7 +101,11 @@ def test_schema_violations_and_unknown_properties_are_refused_by_name(name):
 
 
 @pytest.mark.parametrize(
-    "name", [*SEED_TOOLS, *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + ADMIN_TOOLS if n in CASES)]
+    "name",
+    [
+        *SEED_TOOLS,
+        *(n for n in ASSISTANT_TOOLS + RECEIPT_TOOLS + CITATION_TOOLS + ADMIN_TOOLS + SERVICE_TOOLS if n in CASES),
+    ],
 )
 def test_permission_matrix(name):
     permission, _, _ = CASES[name]

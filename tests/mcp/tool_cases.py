@@ -158,6 +158,15 @@ CASES = {
     "admin_sales_report": ("admin", lambda: {"period": "week", "compare": True, "group_by": "department"},
                            {"period": "decade"}),
     "admin_products_find": ("admin", lambda: {"sort": "price_desc", "limit": 1}, {"sort": "random"}),
+    "receipts_spending": ("user", lambda: {"item": "coffee", "date_from": "2026-01-01", "group_by": "merchant"},
+                          {"group_by": "weekday"}),
+    "receipts_extreme": ("user", lambda: {"which": "largest", "merchant": "Starbucks"}, {"which": "median"}),
+    "receipts_compare": ("user", lambda: {"periods": [{"date_from": "2026-04-01", "date_to": "2026-04-30"},
+                                                      {"date_from": "2026-03-01", "date_to": "2026-03-31"}]},
+                         {"periods": [{"date_from": "2026-04-01", "date_to": "2026-04-30"}]}),
+    "order_cancel_mine": ("user", lambda: {"order_id": 1}, {"order_id": 0}),
+    "order_refund_status": ("user", lambda: {}, {"order_id": "latest"}),
+    "order_return_eligibility": ("user", lambda: {"order_id": 2}, {"order_id": -1}),
 }  # fmt: skip
 
 
@@ -193,4 +202,11 @@ STATIC_VALID = {
     "aggregate_with_citations": {"operation": "avg", "field": "item_total_price"},
     "admin_stock_change": {"product_id": 1, "change": 1},
     "admin_price_change": {"product_ids": [1], "percent": 5},
+    "receipts_extreme": {"which": "smallest"},
+    "receipts_compare": {
+        "periods": [
+            {"date_from": "2026-02-01", "date_to": "2026-02-28"},
+            {"date_from": "2026-01-01", "date_to": "2026-01-31"},
+        ]
+    },  # fmt: skip
 }

@@ -29,6 +29,11 @@ RELATIVE = (
     (re.compile(r"\blast\s+year\b"), lambda t: (date(t.year - 1, 1, 1), date(t.year - 1, 12, 31))),
     (re.compile(r"\b(?:last|past)\s+(\d{1,3})\s+days\b"), None),
 )
+# "since 2019", "since March", "from 2021 on", "after May 2024": a start date, never an amount.
+SINCE = re.compile(
+    r"\b(?:since|after|from)\s+(?:(" + MONTH_WORD + r")\s+)?((?:19|20)\d{2})\b(?!\s*(?:to|-|and|until)\b)"
+    r"|\bsince\s+(" + MONTH_WORD + r")\b"
+)
 AMOUNT = r"\$?\s*(\d{1,7}(?:[.,]\d{1,2})?)\s*(?:dollars|usd|bucks)?"
 OVER = re.compile(r"\b(?:over|above|more\s+than|greater\s+than|bigger\s+than|>\s*)\s*" + AMOUNT)
 AT_LEAST = re.compile(r"\b(?:at\s+least|minimum(?:\s+of)?|from)\s*" + AMOUNT + r"(?!\s*(?:to|-|and))")
@@ -82,6 +87,9 @@ def _merchant(text: str) -> str | None:
 
 
 def _period(low: str, today: date) -> tuple[date, date] | None:
+    since = SINCE.search(low)
+    if since:
+        return _since(since, today), today
     for pattern, span in RELATIVE:
         found = pattern.search(low)
         if found:
@@ -99,6 +107,14 @@ def _period(low: str, today: date) -> tuple[date, date] | None:
     return None
 
 
+def _since(found: re.Match, today: date) -> date:
+    if found.group(3):  # "since March": its latest start not in the future
+        number = MONTHS[found.group(3).rstrip(".")]
+        return date(today.year if number <= today.month else today.year - 1, number, 1)
+    month = MONTHS[found.group(1).rstrip(".")] if found.group(1) else 1
+    return date(int(found.group(2)), month, 1)
+
+
 def _is_month(found: re.Match, low: str) -> bool:
     # "may" is a month only with a year or after a preposition ("in May", "from may 2026"), not "may I see…".
     if found.group(1) != "may" or found.group(2):
@@ -114,13 +130,19 @@ def _amounts(low: str) -> dict:
     bounds = {}
     if found := OVER.search(low):
         bounds["min_amount"] = round(_number(found.group(1)) + 0.01, 2)
-    elif found := AT_LEAST.search(low):
+    elif (found := AT_LEAST.search(low)) and not _is_year_start(found, low):
         bounds["min_amount"] = _number(found.group(1))
     if found := UNDER.search(low):
         bounds["max_amount"] = max(0, round(_number(found.group(1)) - 0.01, 2))
     elif found := AT_MOST.search(low):
         bounds["max_amount"] = _number(found.group(1))
     return bounds
+
+
+def _is_year_start(found: re.Match, low: str) -> bool:
+    return (
+        bool(SINCE.search(low)) and "$" not in found.group(0) and bool(re.fullmatch(r"(?:19|20)\d{2}", found.group(1)))
+    )
 
 
 def _number(text: str) -> float:
