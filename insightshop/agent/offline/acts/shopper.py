@@ -223,12 +223,7 @@ def _mention(word: str) -> bool:
 @cache
 def not_mine() -> Phrases:
     """Words that make a message another act's (cart, orders, policies, admin changes): the rules or its act answer."""
-    words = ("add", "cart", "basket", "checkout", "check out", "order", "orders", "refund", "return", "returns", "ship",
-             "shipping", "delivery", "deliver", "track", "tracking", "review", "compare", "comparison", "stock", "restock",
-             "receipt", "receipts", "spent", "spend", "password", "login", "log in", "remove", "delete", "discount",
-             "revenue", "policy", "size guide", "what size", "which size", "sizes run", "does it run", "fit", "stars", "star",
-             "rate", "rating", "sale called", "sale named", "new sale", "automation")  # fmt: skip
-    return Phrases.of(dict.fromkeys(words, "other"))
+    return Phrases.of(dict.fromkeys(brief.lexicon("brief_words")["other_acts"], "other"))
 
 
 @act("product_search", "refine_results")
