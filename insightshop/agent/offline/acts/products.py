@@ -255,7 +255,9 @@ def _product_in_question(request, msg: rules.Msg):
                   and (not msg.types or p.clothing_type == msg.types[-1])]  # fmt: skip
         if picked and (len(picked) == 1 or re.search(r"\b(?:the|that|this)\s+(?:\w+\s+)?(?:one|ones)\b", msg.norm)):
             return picked[0]
-    if re.search(r"\b(?:it|this|that|this\s+one|that\s+one|they|them|these|those)\b", msg.norm) or not msg.types:
+    if re.search(r"\b(?:these|those|them|they)\b", msg.norm):
+        return None  # "do you have these for adults?": the list, not one product
+    if re.search(r"\b(?:it|this|that)\b", msg.norm) or not msg.types:
         return _referred(request, msg, by_id, shown)
     return None
 
