@@ -62,7 +62,6 @@ def _admin(request) -> tuple[dict, dict]:
 
 def _context(request, brief: dict, action: str | None = None) -> dict:
     context = briefs.save({k: v for k, v in request.context.items() if k != "pending"}, brief)
-    context["brief"].setdefault("admin", brief["admin"])
     context["brief"]["admin"] = brief["admin"]  # the same dict: steps that run later record the selection in it
     if action:
         context["last_action"] = action
