@@ -30,8 +30,10 @@ RELATIVE = (
     (re.compile(r"\b(?:last|past)\s+(\d{1,3})\s+days\b"), None),
 )
 # "since 2019", "since March", "from 2021 on", "after May 2024": a start date, never an amount.
-SINCE = re.compile(r"\b(?:since|after|from)\s+(?:(" + MONTH_WORD + r")\s+)?((?:19|20)\d{2})\b(?!\s*(?:to|-|and|until)\b)"
-                   r"|\bsince\s+(" + MONTH_WORD + r")\b")
+SINCE = re.compile(
+    r"\b(?:since|after|from)\s+(?:(" + MONTH_WORD + r")\s+)?((?:19|20)\d{2})\b(?!\s*(?:to|-|and|until)\b)"
+    r"|\bsince\s+(" + MONTH_WORD + r")\b"
+)
 AMOUNT = r"\$?\s*(\d{1,7}(?:[.,]\d{1,2})?)\s*(?:dollars|usd|bucks)?"
 OVER = re.compile(r"\b(?:over|above|more\s+than|greater\s+than|bigger\s+than|>\s*)\s*" + AMOUNT)
 AT_LEAST = re.compile(r"\b(?:at\s+least|minimum(?:\s+of)?|from)\s*" + AMOUNT + r"(?!\s*(?:to|-|and))")
@@ -138,7 +140,9 @@ def _amounts(low: str) -> dict:
 
 
 def _is_year_start(found: re.Match, low: str) -> bool:
-    return bool(SINCE.search(low)) and "$" not in found.group(0) and bool(re.fullmatch(r"(?:19|20)\d{2}", found.group(1)))
+    return (
+        bool(SINCE.search(low)) and "$" not in found.group(0) and bool(re.fullmatch(r"(?:19|20)\d{2}", found.group(1)))
+    )
 
 
 def _number(text: str) -> float:
