@@ -249,3 +249,18 @@ def test_the_panel_links_each_coffee_line_to_its_receipt(app, client, spender):
     page = _ask_in_panel(client, spender.user, "how much did I spend on coffee this year?")
 
     assert 'class="chat-cite" href="/receipts/' in page and "?field=items.1.total_price" in page
+
+
+def test_it_means_the_order_just_talked_about_not_the_newest(app, buyer):
+    returned = make_paid_order(buyer, make_product("Linen Shirt", stock=4))
+    deliver(returned, 10)
+    request = ReturnRequest(order_id=returned.id, status="requested")
+    request.items.append(ReturnItem(order_item_id=returned.items[0].id, quantity=1, reason="too big"))
+    db.session.add(request)
+    db.session.commit()
+    newest = make_paid_order(buyer, make_product("Wool Coat", stock=4))
+
+    turn = say(buyer, "where's my refund?", "and can I still return it?")
+
+    assert f"#{returned.id}" in turn["reply"] and f"#{newest.id}" not in turn["reply"]
+    assert turn["tool_calls"][-1]["arguments"] == {"order_id": returned.id}
