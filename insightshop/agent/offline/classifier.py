@@ -80,6 +80,9 @@ def load_examples(*, held_out: bool = False, files: list[Path] | None = None) ->
             if row.get("intent") not in intents():
                 raise ValueError(f"{path.name}:{number}: unknown intent {row.get('intent')!r}")
             rows.append(row)
+    if not held_out and files is None:  # a phrasing also in a held-out file is measured there, never trained on
+        held = {prepare(r["text"]) for r in load_examples(held_out=True)}
+        rows = [r for r in rows if prepare(r["text"]) not in held]
     return rows
 
 

@@ -26,6 +26,7 @@ CONFIDENCE_FLOOR = 0.5  # calibrated: at 0.5 and above the classifier is right a
 ASK_FLOOR = 0.2  # below this even the likeliest meaning is a guess in the dark: the rules' help text stays
 OFFER_FLOOR = 0.1  # a meaning offered as a button must be at least this likely
 MAX_OFFERS = 3
+PLAINLY_ADMIN = 0.85  # a shopper's message this surely an admin request goes to the admin act (the guard refuses)
 NEEDS_A_LIST = {"refine_results", "product_compare"}  # meanings that only exist after products were shown
 FALLBACK = "Sorry, I didn't get that"  # the rules' reply when nothing matched (rules.h_fallback)
 SUGGESTIONS_KEY = "offline_suggestions"  # this turn's buttons: [{"label", "message"}] (not remembered)
@@ -50,6 +51,20 @@ def guess_for(request) -> Guess | None:
     return request.notes[GUESS_NOTE]
 
 
+def _admin_reading(request) -> Interpretation | None:
+    """A shopper's message that is plainly an admin request ("knock 10% off all kids' jackets") goes to the admin
+    act, which plans the admin call for the guard to refuse, saying why — never a search for "knock off". The act
+    may still leave it (a shopper asking how many are left is asking about stock to buy). Unlocks nothing."""
+    if request.is_admin or request.pending:
+        return None
+    text = (request.norm.original or request.plain).strip()
+    unmasked = classify(text)
+    if not unmasked.label.startswith("admin_") or unmasked.confidence < PLAINLY_ADMIN:
+        return None
+    handler = acts.ACTS.get(unmasked.label)
+    return handler(request, unmasked) if handler is not None else None
+
+
 def understand(request) -> Interpretation | None:
     """An Interpretation for this message, or None when the phrase rules should answer it."""
     if not acts.ACTS:
@@ -61,6 +76,9 @@ def understand(request) -> Interpretation | None:
         owner = acts.ACTS.get(request.pending.get("act"))
         guess = guess_for(request)
         return owner(request, guess) if owner is not None and guess is not None else None
+    admin_request = _admin_reading(request)
+    if admin_request is not None:
+        return admin_request
     guess = guess_for(request)
     if guess is None or guess.confidence < CONFIDENCE_FLOOR:
         return None
