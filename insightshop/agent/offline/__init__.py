@@ -60,9 +60,9 @@ def interpret(
     request = intent.Request(normalise(message, vocabulary), context, bool(is_admin), vocabulary)
     if not request.plain.strip(" .!?"):
         return rules.interpret("", context, is_admin=is_admin)
-    resized = _relative_size(_ones_of_the_kind(request.norm.text, request), request)
+    resized = _sized_pick(_relative_size(_ones_of_the_kind(request.norm.text, request), request), request)
     if resized != request.norm.text:  # "a size up please": the next size of the line just added, said as a letter
-        request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary)
+        request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary, request.notes)
     # what it says not to do is set aside first ("don't add the socks"); then the intent learned from labelled
     # examples and its act on the brief (pipeline.py); then the older rules
     for decide in (*SET_ASIDE, pipeline.understand, slots.fill_shipping, slots.colours_ruled_out, *LATER_DECIDERS):
@@ -87,6 +87,15 @@ def interpret(
         return intent.reply(request, lexicon.OVERRIDE_REPLY)
     result = _checked(_out_of_scope_search(_about_a_product(result, request), request), request)
     return pipeline.clarify(request, result)  # nothing understood it: ask, offering the likely meanings as buttons
+
+
+def _sized_pick(text: str, request: intent.Request) -> str:
+    """ "add the second one in a 12": a numeric size on a product picked from the last list is read through the size
+    guide for that product before the follow-ups read the message (else "a 12" would be a count)."""
+    shown = [p for p in request.context.get("last_shown") or [] if isinstance(p, dict)]
+    if sizes._pointed_at(request.plain, shown) is None:
+        return text
+    return sizes.as_letter(text, request)
 
 
 def _about_a_product(result: Interpretation, request: intent.Request) -> Interpretation:

@@ -115,6 +115,8 @@ def suggestions(guess: Guess, text: str, *, shown: bool = False, shop_words: boo
         if "{text}" in offer["message"] and not (words and shop_words):
             continue
         message = offer["message"].replace("{text}", words)
+        if message.lower() == words.lower():  # a button that sends the same words again would answer the same
+            continue
         if message not in (o["message"] for o in options):
             options.append({"label": offer["label"], "message": message})
         if len(options) == MAX_OFFERS:

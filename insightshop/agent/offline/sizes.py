@@ -296,10 +296,13 @@ def _systems(mention: Mention, measure: str) -> list[Mention]:
             for s in order]  # fmt: skip
 
 
-def resolve(text: str, department: str | None = None, clothing_type: str | None = None) -> tuple[str, str] | None:
+def resolve(
+    text: str, department: str | None = None, clothing_type: str | None = None, *, departments: list[str] | None = None
+) -> tuple[str, str] | None:
     """The shop's letter for a numeric or age size in the text, and how it was read ("a 32-inch waist is our men's
-    M"); None when there is none, or when the departments it could be for read it differently."""
-    _mention, found = readings(text, [department] if department else None, clothing_type)
+    M"); None when there is none, or when the departments it could be for read it differently. departments: those
+    to read it in when none is said (e.g. the adult ones that make the garment)."""
+    _mention, found = readings(text, [department] if department else departments, clothing_type)
     letters = {r.letter for r in found.values()}
     if len(letters) != 1:
         return None
@@ -397,7 +400,7 @@ def as_letter(text: str, request) -> str:
     department = msg.category or talked.get("category")
     if department is None and mention.measure in ("age", "height"):
         department = "kids"
-    found = read(mention, [department] if department else _making(request, kind, color), kind)
+    found = read(mention, [department] if department else making(request, kind, color), kind)
     if not found:
         return text  # past the guide: the rules say the shop's sizes are letters and ask
     letters = {r.letter for r in found.values()}
@@ -426,7 +429,7 @@ def _mention_to_read(text: str, request) -> tuple[str, Mention | None]:
     return text, (found[0] if found else None)
 
 
-def _making(request, kind: str | None, color: str | None) -> list[str]:
+def making(request, kind: str | None, color: str | None) -> list[str]:
     """The adult departments that make this garment (in this colour); kids' only when no adult one does."""
     making = [d for d in DEPARTMENTS if any(
         p.category == d and (not kind or p.clothing_type == kind) and (not color or color in p.colors)
@@ -439,15 +442,33 @@ def talked_about(request) -> dict:
     """The garment and department the conversation is about: the line just added, the item last asked for, the
     last search."""
     context = request.context
+    shown = [p for p in context.get("last_shown") or [] if isinstance(p, dict)]
     line = context.get("last_line") if isinstance(context.get("last_line"), dict) else {}
-    product = next((p for p in request.vocabulary.products if p.id == line.get("product_id")), None)
-    if product is not None:
-        return {"clothing_type": product.clothing_type, "category": product.category}
+    for product_id in (_pointed_at(request.plain, shown), line.get("product_id")):
+        product = next((p for p in request.vocabulary.products if p.id == product_id), None)
+        if product is not None:  # "add the second one in a 12": the dress shown second
+            return {"clothing_type": product.clothing_type, "category": product.category}
     for key in ("last_item", "last_search"):
         value = context.get(key)
         if isinstance(value, dict) and value.get("clothing_type"):
             return {"clothing_type": value["clothing_type"], "category": value.get("category")}
+    frame = (context.get("brief") or {}).get("frame") or {}
+    if len(frame.get("types") or []) == 1:  # the shopping brief's one garment ("a navy dress", then "the same in a 10")
+        return {"clothing_type": frame["types"][0], "category": frame.get("department")}
     return {}
+
+
+def _pointed_at(plain: str, shown: list[dict]) -> int | None:
+    """The id of the product of the last list an ordinal points at ("the second one", "the last one")."""
+    from .rules import ORDINAL, ORDINALS
+
+    said = ORDINAL.search(plain)
+    if not said or not shown:
+        return None
+    index = ORDINALS.get(said.group(1).lower())
+    if index is None or not -len(shown) <= index < len(shown):
+        return None
+    return shown[index].get("id")
 
 
 def _ask_department(request, msg, found: dict[str, Reading], kind: str | None, color: str | None) -> None:

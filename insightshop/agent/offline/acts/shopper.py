@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ....services.vocabulary import COLORS, normalise_color
-from .. import brief
-from ..rules import ORDINALS, Interpretation, Msg, PlannedCall
+from .. import brief, sizes
+from ..rules import ADD, ORDINALS, Interpretation, Msg, PlannedCall
 from . import act
 
 TOKEN = re.compile(r"\$?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z][a-z']*|[,;.!?]")
@@ -254,7 +254,31 @@ def shop(request, guess) -> Interpretation | None:
     if listed and _brief_only(frame) and (reading.colors_in or reading.lifted) and not _new_garment(msg, frame):
         edited = _edited(frame, reading, msg)
         return _search(request, saved, edited)
+    if listed and frame and not _new_garment(msg, frame) and not msg.has(ADD):
+        return _size_edit(request, saved, reading, msg)
     return None
+
+
+def _size_edit(request, saved: dict, reading: Reading, msg: Msg) -> Interpretation | None:
+    """ "the same in a 10", "any in medium?": the list again in that size, a numeric size read through the size
+    guide for the garment and department of the brief (the reply says how it was read)."""
+    frame = saved["frame"]
+    kinds = frame.get("types") or []
+    said = None
+    size = msg.size
+    if not size:
+        kind = kinds[0] if len(kinds) == 1 else None
+        department = msg.category or frame.get("department")
+        adults = None if department else sizes.making(request, kind, None)  # a dress "10" is no 10-year-old's
+        found = sizes.resolve(request.norm.text, department, kind, departments=adults)
+        if found is None:
+            return None
+        size, said = found
+    edited = {**_edited(frame, reading, msg), "size": size}
+    result = _search(request, saved, edited)
+    if said:
+        result.context["offline_note"] = f"In our size guide {said}."
+    return result
 
 
 def _shopping(words: list[str]) -> bool:
