@@ -34,6 +34,7 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 db: $(VENV)/.runtime
 	$(FLASK) db upgrade
 	if $(FLASK) catalog-empty; then $(FLASK) seed-demo; fi
+	$(FLASK) assistant-warm
 
 run: db
 	PORT=$(PORT) deploy/serve

@@ -99,3 +99,12 @@ def test_sales_run_automation_reports_and_is_idempotent(runner):
     assert first.exit_code == 0
     assert "Created: " in first.output
     assert second.output.strip() == "Nothing to change."
+
+
+def test_assistant_warm_makes_the_intent_model_ready(runner):
+    from insightshop.agent.offline import classifier
+
+    result = runner.invoke(args=["assistant-warm"])
+    assert result.exit_code == 0, result.output
+    assert "intent model ready" in result.output
+    assert classifier.classify("add 2 large white shirts to my cart").label == "cart_add"
