@@ -78,6 +78,16 @@ CARD_FIELDS = {
     "error": ["message"],
     "login_form": [],
     "citations": ["links"],  # each cited value: {"text", "url"} — the receipt page with its source highlighted
+    "suggestions": ["options"],  # the likely meanings of an unclear message: [{"label", "message"}] as buttons
+    "figures": [
+        "title",
+        "lines",
+    ],  # a shopper's figures (an order's refund or return state, spending): [{"label", "value"}]
+    "admin_stock": ["products"],  # stock per variant of each product (after a change: the new stock)
+    "admin_stock_list": ["rows"],  # products low on or out of stock
+    "admin_prices": ["rows"],  # prices after an approved change: old → new
+    "admin_figures": ["rows"],  # revenue and orders for a period, compared and broken down
+    "admin_products": ["rows"],  # an admin's product search: price, stock, active
 }
 CARD_SCHEMA = {
     "type": "object",

@@ -10,6 +10,7 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
+import sqlalchemy as sa
 import uvicorn
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -164,6 +165,8 @@ def test_every_tool_over_mcp_valid_invalid_unknown_property_and_role_matrix(app)
     user_token, _ = api_tokens.issue_token(make_user("shopper@example.com"))
     guest_token, _ = api_tokens.issue_token(None)
     arguments = {name: CASES[name][1]() for name in tool_names() if name in CASES}
+    own = _own_paid_order(Actor(user=admin))  # the servicing tools act only on the caller's own orders
+    arguments["order_cancel_mine"] = arguments["order_return_eligibility"] = {"order_id": own}
 
     async def session_for(token, base, work):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -212,6 +215,23 @@ def test_every_tool_over_mcp_valid_invalid_unknown_property_and_role_matrix(app)
         assert all(result.is_error for result in refused.values()) and len(refused) == len(arguments) - len(
             allowed & set(arguments)
         )
+
+
+def _own_paid_order(actor) -> int:
+    """An order the actor placed and paid, not shipped: order_cancel_mine cancels only the caller's own orders."""
+    from insightshop.models.catalog import Product
+    from insightshop.services import cart, orders
+    from insightshop.services.payments import offline
+
+    product = next(p for p in db.session.scalars(sa.select(Product)) if any(v.stock > 0 for v in p.variants))
+    variant = next(v for v in product.variants if v.stock > 0)
+    cart.add_item(actor, product.id, 1, variant.color, variant.size)
+    order = orders.place_order(actor, orders.ShippingDetails(
+        email=actor.user.email, shipping_name="Boss Buyer", shipping_address="1 Main St", shipping_city="Springfield",
+        shipping_state="IL", shipping_zip="62701"))  # fmt: skip
+    offline.create_intent(order)
+    offline.confirm(order, "4242 4242 4242 4242")  # paid: the cart is emptied, the order can still be cancelled
+    return order.id
 
 
 def _level(name: str) -> str:

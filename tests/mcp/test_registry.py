@@ -64,7 +64,7 @@ def test_input_schemas_keep_the_seeds_and_add_only_optional_properties():
 def test_users_never_see_admin_tools_and_anonymous_callers_see_public_ones():
     admin, user, anonymous = (get_tools_for_llm(role) for role in ("admin", "user", "anonymous"))
 
-    assert len(admin) == len(tool_names()) == 41 and {t["name"] for t in admin} >= {
+    assert len(admin) == len(tool_names()) == 47 and {t["name"] for t in admin} >= {
         "admin_review_delete",
         "suggest_outfit",
         "admin_dashboard",
