@@ -19,7 +19,7 @@ PYTEST_ARGS ?=
 PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 LINTED := insightshop tests bench deploy run.py
 
-.PHONY: run dev serve db test test-sqlite test-postgres test-fast browser-deps server-deps bench lint clean
+.PHONY: run dev serve db warm test test-sqlite test-postgres test-fast browser-deps server-deps bench lint clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -59,13 +59,18 @@ server-deps:
 
 test: lint test-sqlite test-postgres
 
-test-sqlite: $(VENV)/.dev browser-deps server-deps
+# The assistant's intent model is trained once and cached on disk before the workers start (else each live server
+# and worker would train it at its first chat).
+warm: $(VENV)/.dev
+	$(FLASK) assistant-warm
+
+test-sqlite: $(VENV)/.dev browser-deps server-deps warm
 	$(PYTEST)
 
-test-postgres: $(VENV)/.dev
+test-postgres: $(VENV)/.dev warm
 	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(PYTEST) -m "not browser and not live"
 
-test-fast: $(VENV)/.dev
+test-fast: $(VENV)/.dev warm
 	$(PYTEST) -m "not browser and not live"
 
 bench: $(VENV)/.dev server-deps
