@@ -36,6 +36,9 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REMEMBER_COOKIE_SAMESITE": "Lax",
         "REMEMBER_COOKIE_SECURE": production,
         "WTF_CSRF_TIME_LIMIT": None,
+        # werkzeug's scrypt (N=2^15, r=8: ~0.1 s a hash). Tests hash thousands of passwords, so the testing
+        # environment alone uses a lighter work factor of the same algorithm; stored hashes carry their parameters.
+        "PASSWORD_HASH_METHOD": "scrypt:1024:8:1" if env == "testing" else "scrypt",
         "CATALOG_PAGE_SIZE": 24,
         "MAIL_SERVER": os.environ.get("MAIL_SERVER") or None,
         "MAIL_PORT": int(os.environ.get("MAIL_PORT", "587")),

@@ -25,9 +25,9 @@ MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 512
 VERIFY_MAX_AGE = 60 * 60 * 48
 RESET_MAX_AGE = 60 * 60
-PASSWORD_METHOD = "scrypt"
-# Checked against when the email is unknown, so a login takes as long either way.
-_UNKNOWN_USER_HASH = generate_password_hash("not-a-real-password", method=PASSWORD_METHOD)
+# Per hashing method (config PASSWORD_HASH_METHOD): a hash checked against when the email is unknown, so a login
+# takes as long either way.
+_UNKNOWN_USER_HASHES: dict[str, str] = {}
 # zxcvbn's cost grows with the length; a long password is strong for its length alone, so only its start is rated.
 STRENGTH_CHECKED_CHARS = 64
 MIN_STRENGTH_SCORE = 2  # zxcvbn 0-4: 0-1 fall to an online or throttled guessing attack in hours
@@ -69,6 +69,17 @@ def normalise_email(email: str) -> str:
     except EmailNotValidError as error:
         raise Invalid(f"email: {error}", details=[{"field": "email", "message": str(error)}]) from None
     return result.normalized.lower()
+
+
+def _hash_password(password: str) -> str:
+    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
+
+
+def _unknown_user_hash() -> str:
+    method = current_app.config["PASSWORD_HASH_METHOD"]
+    if method not in _UNKNOWN_USER_HASHES:
+        _UNKNOWN_USER_HASHES[method] = generate_password_hash("not-a-real-password", method=method)
+    return _UNKNOWN_USER_HASHES[method]
 
 
 def check_password_rules(password: str, field: str = "password", *, user_inputs: tuple[str, ...] = ()) -> None:
@@ -126,7 +137,7 @@ def request_registration(email: str, password: str, *, first_name: str = "", las
     check_password_rules(password, user_inputs=(email, first_name, last_name))
     existing = find_user_by_email(email)
     if existing is not None:
-        generate_password_hash(password, method=PASSWORD_METHOD)  # the same work as creating one
+        _hash_password(password)  # the same work as creating one
         return Registration(existing=existing)
     try:
         return Registration(created=register_user(email, password, first_name=first_name, last_name=last_name))
@@ -148,7 +159,7 @@ def register_user(
                        details=[{"field": "email", "message": "email is already registered"}])  # fmt: skip
     user = User(
         email=email,
-        password_hash=generate_password_hash(password, method=PASSWORD_METHOD),
+        password_hash=_hash_password(password),
         first_name=(first_name or "").strip()[:100],
         last_name=(last_name or "").strip()[:100],
         is_verified=is_verified,
@@ -176,7 +187,7 @@ def authenticate(email: str, password: str, *, client: str | None = None, known_
     reservation = take((LOGIN_PER_ACCOUNT, f"{account}|{client or '-'}"), (LOGIN_ACCOUNT_CEILING, ceiling),
                        (LOGIN_PER_CLIENT, client))  # fmt: skip
     user = find_user_by_email(email or "")
-    valid = check_password_hash(user.password_hash if user else _UNKNOWN_USER_HASH, password or "")
+    valid = check_password_hash(user.password_hash if user else _unknown_user_hash(), password or "")
     if not user or not valid or user.is_disabled:
         raise Unauthorized("Wrong email or password", code=ErrorCode.UNAUTHORIZED)
     reservation.refund()
@@ -224,7 +235,7 @@ def change_password(user: User, current_password: str, new_password: str) -> Non
                       details=[{"field": "current_password", "message": "The current password is wrong"}])  # fmt: skip
     reservation.refund()
     check_password_rules(new_password, "new_password", user_inputs=(user.email, user.first_name, user.last_name))
-    user.password_hash = generate_password_hash(new_password, method=PASSWORD_METHOD)
+    user.password_hash = _hash_password(new_password)
     bump_credential_version(user)
     db.session.commit()
 
@@ -323,7 +334,7 @@ def reset_password(token: str, new_password: str, *, client: str | None = None) 
     cleared (whoever filled them, the owner can log in with the new password at once)."""
     user = _user_from_token(token, RESET)
     check_password_rules(new_password, user_inputs=(user.email, user.first_name, user.last_name))
-    user.password_hash = generate_password_hash(new_password, method=PASSWORD_METHOD)
+    user.password_hash = _hash_password(new_password)
     bump_credential_version(user)
     db.session.commit()
     clear_login_limits(user, client)

@@ -17,6 +17,19 @@ def test_register_normalises_email_and_hashes_the_password():
     assert not user.is_verified and not user.is_admin
 
 
+def test_outside_the_tests_passwords_get_werkzeugs_full_scrypt_work_factor_and_both_kinds_verify(app):
+    from insightshop.config import load_config
+
+    light = accounts.register_user("light@example.com", "correct horse battery")
+    app.config["PASSWORD_HASH_METHOD"] = load_config(app.instance_path, {"APP_ENV": "development"})["PASSWORD_HASH_METHOD"]
+    full = accounts.register_user("full@example.com", "correct horse battery")
+
+    assert light.password_hash.startswith("scrypt:1024:8:1$")
+    assert full.password_hash.startswith("scrypt:32768:8:1$")
+    for email in ("light@example.com", "full@example.com"):
+        assert accounts.authenticate(email, "correct horse battery").email == email
+
+
 def test_register_refuses_duplicates_bad_emails_and_weak_passwords():
     make_user("taken@example.com")
 
