@@ -21,7 +21,9 @@ def test_outside_the_tests_passwords_get_werkzeugs_full_scrypt_work_factor_and_b
     from insightshop.config import load_config
 
     light = accounts.register_user("light@example.com", "correct horse battery")
-    app.config["PASSWORD_HASH_METHOD"] = load_config(app.instance_path, {"APP_ENV": "development"})["PASSWORD_HASH_METHOD"]
+    app.config["PASSWORD_HASH_METHOD"] = load_config(app.instance_path, {"APP_ENV": "development"})[
+        "PASSWORD_HASH_METHOD"
+    ]
     full = accounts.register_user("full@example.com", "correct horse battery")
 
     assert light.password_hash.startswith("scrypt:1024:8:1$")
