@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 
-import anthropic
 from flask import current_app
 
 from ..schemas.validation import compile_schema, describe_error, find_control_character
@@ -20,7 +19,6 @@ from ..services import rate_limits
 from ..services.actors import Actor
 from ..services.errors import DomainError
 from ..services.receipts import categories, categorize
-from .claude import unavailable
 from .engines import EngineUnavailable, record_engine_error
 
 log = logging.getLogger(__name__)
@@ -139,6 +137,8 @@ class _Run:
     """One categorisation: the tool loop, bounded, each tool call checked against its schema first."""
 
     def __init__(self, config, actor: Actor):
+        import anthropic  # only with a key: the SDK takes ~2 s to import, in every process that would load it
+
         self.actor, self.model = actor, config["ANTHROPIC_MODEL"]
         self.client = anthropic.Anthropic(api_key=config["ANTHROPIC_API_KEY"], http_client=config.get("ANTHROPIC_HTTP_CLIENT"),
                                           max_retries=1, timeout=30.0)  # fmt: skip
@@ -164,6 +164,10 @@ class _Run:
         return None
 
     def _create(self, system: str, messages: list[dict]):
+        import anthropic
+
+        from .claude import unavailable
+
         try:
             return self.client.messages.create(model=self.model, max_tokens=MAX_TOKENS, system=system, tools=TOOLS,
                                                messages=messages)  # fmt: skip
