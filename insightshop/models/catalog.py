@@ -49,17 +49,12 @@ class Product(TimestampMixin, db.Model):
     @property
     def available_colors(self) -> list[str]:
         """Colours this product is made in, primary colour first."""
-        colors = [self.color] if any(v.color == self.color for v in self.variants) else []
-        for variant in self.variants:
-            if variant.color not in colors:
-                colors.append(variant.color)
-        return colors or [self.color]
+        return offered_colors(self.color, [v.color for v in self.variants])
 
     @property
     def available_sizes(self) -> list[str]:
         """Sizes offered in any colour, smallest first."""
-        sizes = {v.size for v in self.variants}
-        return [s for s in SIZES if s in sizes]
+        return offered_sizes(v.size for v in self.variants)
 
     @property
     def stock_quantity(self) -> int:
@@ -70,6 +65,21 @@ class Product(TimestampMixin, db.Model):
 
     def __repr__(self) -> str:
         return f"<Product {self.id} {self.slug}>"
+
+
+def offered_colors(primary: str, variant_colors: list[str]) -> list[str]:
+    """The colours of a product whose variants (in id order) have these colours: the primary colour first."""
+    colors = [primary] if primary in variant_colors else []
+    for color in variant_colors:
+        if color not in colors:
+            colors.append(color)
+    return colors or [primary]
+
+
+def offered_sizes(variant_sizes) -> list[str]:
+    """The sizes of a product whose variants have these sizes, smallest first."""
+    sizes = set(variant_sizes)
+    return [s for s in SIZES if s in sizes]
 
 
 class ProductVariant(db.Model):

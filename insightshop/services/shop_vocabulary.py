@@ -90,26 +90,44 @@ _lock = threading.Lock()
 
 
 def current() -> ShopVocabulary:
-    """The live catalog's vocabulary (active products), reloaded only when the catalog changed."""
+    """The live catalog's vocabulary (active products), reloaded only when the catalog changed. Read as rows, not
+    ORM objects: every product and variant of the catalog, once per catalog change."""
     from sqlalchemy import func, select
 
     from ..extensions import db
-    from ..models.catalog import Product
+    from ..models.catalog import Product, ProductVariant, offered_colors, offered_sizes
 
     key = tuple(db.session.execute(select(func.count(Product.id), func.max(Product.updated_at))).one())
     key = (str(db.engine.url), key[0], str(key[1]))
     with _lock:
         if _cache["key"] == key and _cache["vocabulary"] is not None:
             return _cache["vocabulary"]
-    products = list(db.session.scalars(select(Product).where(Product.is_active.is_(True)).order_by(Product.id)))
+    active = Product.is_active.is_(True)
+    products = db.session.execute(
+        select(Product.id, Product.name, Product.category, Product.clothing_type, Product.color, Product.price,
+               Product.description).where(active).order_by(Product.id)
+    ).all()  # fmt: skip
+    variants: dict[int, list] = {}
+    for product_id, color, size in db.session.execute(
+        select(ProductVariant.product_id, ProductVariant.color, ProductVariant.size)
+        .join(Product).where(active).order_by(ProductVariant.id)
+    ):  # fmt: skip
+        variants.setdefault(product_id, []).append((color, size))
     vocabulary = ShopVocabulary(products=tuple(
         ProductWords(id=p.id, name=p.name, category=p.category, clothing_type=p.clothing_type,
-                     colors=tuple(p.available_colors), sizes=tuple(p.available_sizes), price=float(p.price))
+                     colors=tuple(offered_colors(p.color, [c for c, _ in variants.get(p.id, ())])),
+                     sizes=tuple(offered_sizes(s for _, s in variants.get(p.id, ()))), price=float(p.price))
         for p in products
-    ), extra_words=frozenset(w for p in products for w in _words(p.description or "")))  # fmt: skip
+    ), extra_words=description_words(tuple(p.description or "" for p in products)))  # fmt: skip
     with _lock:
         _cache.update(key=key, vocabulary=vocabulary)
     return vocabulary
+
+
+@lru_cache(maxsize=4)
+def description_words(descriptions: tuple[str, ...]) -> frozenset[str]:
+    """Every word of the product descriptions (for typo correction); the same texts are not split twice."""
+    return frozenset(w for text in descriptions for w in _words(text))
 
 
 def invalidate() -> None:

@@ -8,7 +8,9 @@ settings of deploy/serve), and a throwaway PostgreSQL database per test module.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -42,24 +44,63 @@ def flask_command(database_url: str, *args: str, env: dict | None = None, check:
                           capture_output=True, text=True, check=check, timeout=300)  # fmt: skip
 
 
+# Databases migrated (and seeded) once per test process, copied for each use: a migration or a seed is a process
+# of its own (seconds each), a copy is a file copy. PostgreSQL: template databases; SQLite: files.
+_POSTGRES_TEMPLATES: dict[bool, str] = {}
+_SQLITE_TEMPLATES: dict[bool, Path] = {}
+
+
+def _prepare(url: str, seed_demo: bool) -> None:
+    flask_command(url, "db", "upgrade")
+    if seed_demo:
+        flask_command(url, "seed-demo")
+
+
+def _postgres_template(seed_demo: bool) -> str:
+    import psycopg
+
+    if seed_demo not in _POSTGRES_TEMPLATES:
+        name = f"live_template_{os.getpid()}_{'seeded' if seed_demo else 'migrated'}"
+        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
+        _prepare(f"postgresql+psycopg://root@127.0.0.1:5432/{name}", seed_demo)
+        _POSTGRES_TEMPLATES[seed_demo] = name
+        atexit.register(_drop_database, name)
+    return _POSTGRES_TEMPLATES[seed_demo]
+
+
+def _drop_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def prepared_sqlite(directory: Path, *, seed_demo: bool = False) -> str:
+    """A migrated (and, with seed_demo, seeded) SQLite database in directory: its URL."""
+    if seed_demo not in _SQLITE_TEMPLATES:
+        template = Path(tempfile.mkdtemp(prefix="insightshop-live-")) / "template.db"
+        _prepare(f"sqlite:///{template}", seed_demo)
+        _SQLITE_TEMPLATES[seed_demo] = template
+    target = Path(directory) / "shop.db"
+    shutil.copyfile(_SQLITE_TEMPLATES[seed_demo], target)
+    return f"sqlite:///{target}"
+
+
 @contextmanager
 def throwaway_postgres(*, migrate: bool = True, seed_demo: bool = False):
     """A new PostgreSQL database on the machine's server (never the suite's `test` database), dropped after."""
     import psycopg
 
     name = f"live_{uuid.uuid4().hex[:12]}"
+    template = f' TEMPLATE "{_postgres_template(seed_demo)}"' if migrate else ""
     with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"postgresql+psycopg://root@127.0.0.1:5432/{name}"
+        admin.execute(f'CREATE DATABASE "{name}"{template}')
     try:
-        if migrate:
-            flask_command(url, "db", "upgrade")
-        if seed_demo:
-            flask_command(url, "seed-demo")
-        yield url
+        yield f"postgresql+psycopg://root@127.0.0.1:5432/{name}"
     finally:
-        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop_database(name)
 
 
 class AppServer:

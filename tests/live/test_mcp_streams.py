@@ -10,7 +10,7 @@ import time
 import httpx2
 import pytest
 
-from tests.live.servers import AppServer, flask_command
+from tests.live.servers import AppServer, prepared_sqlite
 
 pytestmark = pytest.mark.live
 
@@ -32,8 +32,7 @@ def status_of(sock: socket.socket) -> int:
 
 
 def test_held_mcp_streams_and_slow_posts_leave_the_pages_their_threads(tmp_path):
-    url = f"sqlite:///{tmp_path}/shop.db"
-    flask_command(url, "db", "upgrade")
+    url = prepared_sqlite(tmp_path)
     # One worker with four threads: eight held streams used to take them all (and forty wedged a server).
     server = AppServer(database_url=url, workers=1, threads=4,
                        env={"MCP_REQUEST_TIMEOUT_SECONDS": "3", "MCP_MAX_CONCURRENT": "2",

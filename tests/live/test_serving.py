@@ -6,16 +6,14 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.live.servers import AppServer, flask_command
+from tests.live.servers import AppServer, prepared_sqlite
 
 pytestmark = pytest.mark.live
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    url = f"sqlite:///{tmp_path_factory.mktemp('serving')}/shop.db"
-    flask_command(url, "db", "upgrade")
-    flask_command(url, "seed-demo")
+    url = prepared_sqlite(tmp_path_factory.mktemp("serving"), seed_demo=True)
     with AppServer(database_url=url, workers=2) as live:
         yield live
 
@@ -47,8 +45,7 @@ def test_the_shop_and_mcp_share_one_port_under_gunicorn(server):
 
 
 def test_production_settings_refuse_debug_and_test_payments(tmp_path):
-    url = f"sqlite:///{tmp_path}/shop.db"
-    flask_command(url, "db", "upgrade")
+    url = prepared_sqlite(tmp_path)
 
     for extra, expected in (({"FLASK_DEBUG": "1"}, "Debug mode is refused"),
                             ({"ALLOW_OFFLINE_PAYMENTS": ""}, "STRIPE_SECRET_KEY must be set")):  # fmt: skip
