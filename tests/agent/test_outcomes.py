@@ -262,14 +262,15 @@ def test_admin_shipping_asks_for_tracking_then_ships_with_it(demo_catalog):
     assert (shipped.status, shipped.carrier, shipped.tracking_number) == ("shipped", "UPS", "1Z999AA10123456784")
 
 
-def test_admin_figures_come_from_the_dashboard_tool(demo_catalog):
+def test_admin_figures_come_from_the_sales_report_and_low_stock_from_the_dashboard(demo_catalog):
     invalidate()
     admin = Actor(user=make_admin())
 
     revenue = say(admin, "how much revenue this week?")
     stock = say(admin, "which products are low on stock?")
 
-    assert revenue["tool_calls"][0]["name"] == "admin_dashboard" and "$" in revenue["reply"]
+    assert revenue["tool_calls"][0]["name"] == "admin_sales_report" and "$" in revenue["reply"]
+    assert "Low on stock" not in revenue["reply"]  # a revenue question gets revenue, not the dashboard's whole text
     assert stock["tool_calls"][0]["name"] == "admin_dashboard" and "low_stock" in stock["tool_calls"][0]["result"]
 
 
@@ -1473,14 +1474,14 @@ def test_asking_whether_a_line_is_in_the_cart_reads_the_cart_and_answers(guest, 
 
 
 @pytest.mark.parametrize("message, period", [("show me todays sales", "today"), ("how did we do today", "today")])
-def test_an_admins_figures_for_today_come_from_the_dashboard(demo_catalog, message, period):
+def test_an_admins_figures_for_today_are_todays(demo_catalog, message, period):
     invalidate()
     admin = Actor(user=make_admin())
 
     turn = say(admin, message)
 
     [call] = turn["tool_calls"]
-    assert (call["name"], call["arguments"]["period"]) == ("admin_dashboard", period)
+    assert call["name"] in ("admin_dashboard", "admin_sales_report") and call["arguments"]["period"] == period
 
 
 def test_an_admins_refund_cancels_the_paid_order_after_approval(demo_catalog):

@@ -3,7 +3,8 @@
 
 frame     the search frame: department, types, colors / colors_out, size, min_price / max_price (with under, the
           amount said), materials / materials_out, needs (occasion attributes: formal, warm, waterproof…), sort,
-          on_sale, query (words the rules searched for), exclude_ids (products not to show again)
+          on_sale, query (words the rules searched for), exclude_ids (products not to show again), page ("show me
+          more": the page of results shown last; any other edit starts again from the first)
 order     the order in scope: {order_id}
 receipts  the receipt scope: {date_from, date_to, category, merchant, item_query, measure}
 admin     the admin's selection and period: {selection: [product ids], period, compare_to, figure, group_by}
@@ -27,7 +28,7 @@ LEXICONS = Path(__file__).with_name("data") / "lexicons"
 # Edits that hold across new searches until lifted (a material someone reacts to is ruled out for every garment).
 STANDING = ("materials_out",)
 SINGLE_ARGUMENTS = {"category": "department", "size": "size", "min_price": "min_price", "max_price": "max_price",
-                    "sort_by": "sort", "on_sale": "on_sale", "in_stock": "in_stock", "query": "query"}  # fmt: skip
+                    "sort_by": "sort", "on_sale": "on_sale", "in_stock": "in_stock", "query": "query", "page": "page"}  # fmt: skip
 DEPARTMENT_WORDS = {"men": "men's", "women": "women's", "kids": "kids'"}
 
 

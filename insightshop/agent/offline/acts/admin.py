@@ -20,6 +20,7 @@ from .. import brief as briefs
 from .. import entities
 from ..rules import Interpretation, Msg, PlannedCall
 from . import act
+from .products import stock_of_a_kind
 
 LEXICON = Path(__file__).resolve().parent.parent / "data" / "lexicons" / "admin_verbs.json"
 DEPARTMENTS = {"men": "men's", "women": "women's", "kids": "kids'"}
@@ -169,9 +170,11 @@ def _numbers(request, msg: Msg) -> list[int]:
 @act("admin_stock_read")
 def stock_read(request, _guess) -> Interpretation | None:
     """ "how many navy hoodies in M are left", "stock of product 12", "how many of the first one are left"."""
-    if not request.is_admin or CART.search(request.plain):
-        return None  # a shopper's stock question is a product question: the shopper's rules answer it
+    if CART.search(request.plain):
+        return None
     msg = Msg(request.norm.text)
+    if not request.is_admin:  # a shopper's stock question is about buying: what is left of that kind, to buy
+        return stock_of_a_kind(request, msg) if said(request.plain, "stock_words") else None
     if said(request.plain, "out_of_stock") or said(request.plain, "low_stock") and not (msg.size or msg.product_ids):
         return stock_report(request, _guess)
     if not said(request.plain, "stock_words"):
@@ -587,8 +590,6 @@ def figures(request, _guess) -> Interpretation | None:
     compare = said(plain, "compare")
     if not said(plain, "figures") and not (follow_up and (group_by or compare or _period(plain))):
         return None
-    if not (group_by or compare or follow_up):
-        return None  # "revenue this week": the dashboard's figures of the period (the phrase rules plan it)
     period = _period(plain) or (section.get("period") if follow_up else None) or "week"
     if period == "all":
         compare = False

@@ -4,7 +4,7 @@ it" after an order was named or looked at mean that order. With none, the tools 
 fitting order ("cancel my last order" first looks the last order up, so the confirmation names it exactly).
 
 An act returns None when the message is not about the writer's own order (a policy question, an admin's order
-change, a guest with no order in scope: the phrase rules answer)."""
+change, a guest's order other than their latest: the phrase rules answer). A guest's orders are their cart's."""
 
 from __future__ import annotations
 
@@ -50,7 +50,12 @@ class CancelLatest:
     def __call__(self, result: dict) -> tuple[list, str | None]:
         found = (result or {}).get("orders") or []
         if not found:
-            return [], "I can't find any orders of yours to cancel."
+            if self.context.get("user_email"):
+                return [], "I can't find any orders of yours to cancel."
+            return [], (
+                "I can't find an order placed from this browser. If you ordered as a guest on another "
+                "device, look it up under 'Order status' with its number and email, or sign in."
+            )
         RememberOrder(self.context)({"order": found[0]})
         return [PlannedCall("order_cancel_mine", {"order_id": found[0]["id"]}, then=RememberOrder(self.context))], None
 
@@ -66,7 +71,11 @@ def my_order(request, guess) -> Interpretation | None:
     in_scope = brief["order"].get("order_id")
     number = ORDER_NUMBER.search(plain)
     kind = _kind(plain, guess.label)
-    if kind is None or not _mine(request, plain, in_scope, number):
+    if kind is None:
+        return None
+    # a guest's "cancel my last order": the newest order of their cart, if any (the tools check whose it is)
+    guests_latest = kind == "order_cancel" and not number and PERSONAL.search(plain) and _latest(plain)
+    if not (_mine(request, plain, in_scope, number) or guests_latest):
         return None
     order_id = int(number.group(1)) if number else in_scope if DEICTIC.search(plain) or not _latest(plain) else None
     context = briefs.save({k: v for k, v in request.context.items() if k != "pending"}, brief)

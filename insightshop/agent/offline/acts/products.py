@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from ....services import shop_policies, size_guide
+from ....services.vocabulary import CLOTHING_TYPE_LABELS
 from .. import brief, entities, intent, rules, sizes
 from ..product_options import OptionsQuestion
 from ..rules import Interpretation, PlannedCall
@@ -347,3 +348,55 @@ def _season_words(season: str) -> str | None:
     if not season:
         return None
     return "made for any season" if season == "all-season" else f"made for {season}"
+
+
+# A shopper's stock question about a kind of garment ------------------------------------------------------------------
+
+
+def stock_of_a_kind(request, msg: rules.Msg) -> Interpretation | None:
+    """ "how many navy hoodies in M are left?" from a shopper: the products of that kind with that colour and size in
+    stock, each with how many are left (the product page shows the same counts)."""
+    if not msg.types or _not_a_question_for_us(msg):
+        return None
+    color = msg.colors[0] if msg.colors else None
+    kind, size = msg.types[-1], msg.size
+    if not size:  # "black jeans in 32": the guide's letter for the departments that make the garment
+        adults = None if msg.category else sizes.making(request, kind, None)
+        found = sizes.resolve(request.norm.text, msg.category, kind, departments=adults)
+        size = found[0] if found else None
+    arguments: dict = {"clothing_type": kind}
+    for key, value in (("color", color), ("size", size), ("category", msg.category)):
+        if value:
+            arguments[key] = value
+    context = _context(request, last_action="search_products")
+    context = brief.save(context, brief.load(context))
+    then = StockAnswer(kind, color, size)
+    return Interpretation(calls=[PlannedCall("search_products", arguments, then=then)], context=context)
+
+
+@dataclass(frozen=True)
+class StockAnswer:
+    """How many are left of a colour and size in each product found; none left said plainly."""
+
+    kind: str
+    color: str | None
+    size: str | None
+
+    def label(self) -> dict:
+        return {"stock_of": self.kind, "color": self.color, "size": self.size}
+
+    def __call__(self, result: dict) -> tuple[list, str]:
+        wanted = " ".join(filter(None, [self.color, CLOTHING_TYPE_LABELS.get(self.kind, self.kind).lower()]))
+        wanted += f" in {self.size}" if self.size else ""
+        counts = []
+        for product in result.get("products") or []:
+            left = sum(int(v.get("stock") or 0) for v in product.get("variants") or []
+                       if (not self.color or v.get("color") == self.color) and (not self.size or v.get("size") == self.size))  # fmt: skip
+            if left > 0:
+                department = DEPARTMENT_WORDS.get(product.get("category"), "")
+                counts.append(f"{product['name']} ({department}, ${product.get('price')}): {left} left")
+        if not counts:
+            return [], f"No {wanted} are in stock right now. Want me to look for another colour or size?"
+        return [], f"In stock, {wanted}: " + "; ".join(counts[:5]) + (
+            "." if len(counts) <= 5 else f"; and {len(counts) - 5} more."
+        )

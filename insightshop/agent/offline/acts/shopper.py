@@ -21,6 +21,7 @@ TOKEN = re.compile(r"\$?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z][a-z']*|[,;.!?]")
 BOUNDARY = {",", ";", ".", "!", "?"}
 DEPARTMENTS = {"men": "Men's", "women": "Women's", "kids": "Kids'"}
 SHOWN = 3
+PAGE = 10  # results per search (the executor's page size)
 
 
 def tokens(text: str) -> list[str]:
@@ -135,6 +136,7 @@ class Reading:
     pricier: bool = False
     similar: bool = False
     refine: bool = False
+    more: bool = False
     ordinal: int | None = None
 
     @property
@@ -165,6 +167,7 @@ def read(text: str) -> Reading:
     reading.pricier = bool(words_table("pricier").find(words))
     reading.similar = bool(words_table("similar").find(words))
     reading.refine = bool(words_table("refine").find(words))
+    reading.more = bool(words_table("more_results").find(words))
     reading.ordinal = next((ORDINALS[w] for w in words if w in ORDINALS), None)
     for listed in (reading.colors_in, reading.colors_out, reading.materials_in, reading.materials_out):
         listed[:] = list(dict.fromkeys(listed))
@@ -241,6 +244,13 @@ def shop(request, guess) -> Interpretation | None:
     msg = Msg(re.sub(r"(?<=[a-z])'s\b", "", request.norm.text))  # "my wife's birthday": the department is the wife's
     listed = context.get("last_shown") if context.get("last_action") == "search_products" else None
     listed = listed if isinstance(listed, list) and listed else None
+    if (
+        reading.more
+        and listed
+        and not (reading.similar or reading.cheaper or reading.pricier)
+        and _only_more(msg, reading)
+    ):
+        return _next_page(request, saved)
     if reading.similar and listed and (reading.ordinal is not None or len(listed) == 1):
         return _more_like(request, saved, listed, reading, msg)
     if (reading.cheaper or reading.pricier) and listed and not _new_garment(msg, frame):
@@ -330,6 +340,7 @@ def _edited(frame: dict, reading: Reading, msg: Msg) -> dict:
     if msg.on_sale:
         frame["on_sale"] = True
     frame.pop("exclude_ids", None)
+    frame.pop("page", None)
     return {key: value for key, value in frame.items() if value not in (None, [], "")}
 
 
@@ -355,6 +366,21 @@ def _noted(request, saved: dict, reading: Reading) -> Interpretation:
     context = brief.save(dict(request.context), {**saved, "frame": frame})
     return Interpretation(reply=f"Noted — I'll leave out anything made of {said} from now on. What are you looking for?",
                           context=context)  # fmt: skip
+
+
+def _only_more(msg: Msg, reading: Reading) -> bool:
+    """ "show me more", "any more?": the next results of the same search, nothing else asked for."""
+    edits = (reading.colors_in, reading.colors_out, reading.materials_in, reading.materials_out, reading.needs)
+    asked = (msg.types, msg.category, msg.size, msg.max_price, msg.min_price, msg.product_ids, msg.has(ADD))
+    return not any(edits) and not any(asked)
+
+
+def _next_page(request, saved: dict) -> Interpretation:
+    """The next ten results of the search the brief holds (the frame unchanged, its page one further)."""
+    frame = {**saved["frame"], "page": int(saved["frame"].get("page") or 1) + 1}
+    result = _search(request, saved, frame)
+    result.calls[0].then = NextPage(brief.describe(frame), frame["page"])
+    return result
 
 
 def _price_step(request, saved: dict, listed: list[dict], reading: Reading, msg: Msg) -> Interpretation:
@@ -437,6 +463,35 @@ class BriefReply:
         )
 
 
+@dataclass(frozen=True)
+class NextPage:
+    """The reply to "show me more": the next results, or that every match was shown already."""
+
+    described: str
+    page: int
+
+    def label(self) -> dict:
+        return {"brief": self.described, "page": self.page}
+
+    def __call__(self, result: dict) -> tuple[list, str]:
+        products = result.get("products") or []
+        total = (result.get("pagination") or {}).get("total", 0)
+        if not products:
+            every = "the one match" if total == 1 else f"all {total} matches"
+            return (
+                [],
+                f"That's {every} for {self.described} — nothing more to show. Want me to widen it or change something?",
+            )
+        shown_before = (self.page - 1) * PAGE
+        left = total - shown_before - len(products)
+        listed = "; ".join(_words(p) for p in products[:SHOWN])
+        more = f" ({left} more after these)" if left > 0 else " — that's the last of them"
+        return (
+            [],
+            f"More {self.described}, {shown_before + 1}–{shown_before + len(products)} of {total}: {listed}{more}.",
+        )
+
+
 def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -465,7 +520,9 @@ def apply_brief(result: Interpretation, request) -> Interpretation:
     if result.context.get("excluded_colour"):
         ruled_now.append(result.context["excluded_colour"])
     if _continues(previous, read_back, request):
-        frame = {key: value for key, value in previous.items() if key not in ("exclude_ids", "under")} | read_back
+        frame = {
+            key: value for key, value in previous.items() if key not in ("exclude_ids", "under", "page")
+        } | read_back
         frame["colors_out"] = [
             c for c in [*previous.get("colors_out", []), *ruled_now] if c not in frame.get("colors", [])
         ]
