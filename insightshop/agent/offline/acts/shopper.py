@@ -244,17 +244,8 @@ def shop(request, guess) -> Interpretation | None:
     msg = Msg(re.sub(r"(?<=[a-z])'s\b", "", request.norm.text))  # "my wife's birthday": the department is the wife's
     listed = context.get("last_shown") if context.get("last_action") == "search_products" else None
     listed = listed if isinstance(listed, list) and listed else None
-    if (
-        reading.more
-        and listed
-        and not (reading.similar or reading.cheaper or reading.pricier)
-        and _only_more(msg, reading)
-    ):
-        return _next_page(request, saved)
-    if reading.similar and listed and (reading.ordinal is not None or len(listed) == 1):
-        return _more_like(request, saved, listed, reading, msg)
-    if (reading.cheaper or reading.pricier) and listed and not _new_garment(msg, frame):
-        return _price_step(request, saved, listed, reading, msg)
+    if listed and _follows_the_list(reading, msg, frame, listed):
+        return _on_the_list(request, saved, listed, reading, msg)
     if reading.needs and not (msg.types or msg.product_ids or request.is_admin) and (_shopping(words) or msg.category):
         return _need_search(request, saved, reading, msg)  # a garment named: the rules search for it and its words
     if reading.edits_materials and (msg.types or listed or frame):
@@ -366,6 +357,24 @@ def _noted(request, saved: dict, reading: Reading) -> Interpretation:
     context = brief.save(dict(request.context), {**saved, "frame": frame})
     return Interpretation(reply=f"Noted — I'll leave out anything made of {said} from now on. What are you looking for?",
                           context=context)  # fmt: skip
+
+
+def _follows_the_list(reading: Reading, msg: Msg, frame: dict, listed: list) -> bool:
+    """The next page, more like one of the list, or cheaper / pricier than it."""
+    return bool(_wants_more(reading, msg) or reading.similar and (reading.ordinal is not None or len(listed) == 1)
+                or (reading.cheaper or reading.pricier) and not _new_garment(msg, frame))  # fmt: skip
+
+
+def _on_the_list(request, saved: dict, listed: list, reading: Reading, msg: Msg) -> Interpretation | None:
+    if _wants_more(reading, msg):
+        return _next_page(request, saved)
+    if reading.similar and (reading.ordinal is not None or len(listed) == 1):
+        return _more_like(request, saved, listed, reading, msg)
+    return _price_step(request, saved, listed, reading, msg)
+
+
+def _wants_more(reading: Reading, msg: Msg) -> bool:
+    return reading.more and not (reading.similar or reading.cheaper or reading.pricier) and _only_more(msg, reading)
 
 
 def _only_more(msg: Msg, reading: Reading) -> bool:
