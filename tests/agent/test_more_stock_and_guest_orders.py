@@ -120,3 +120,15 @@ def test_an_admins_revenue_question_is_the_sales_report_for_that_period(demo_cat
     [report] = [c for c in turn["tool_calls"] if c["name"] == "admin_sales_report"]
     assert report["arguments"]["period"] == "week" and report["outcome"] == "executed"
     assert "revenue $" in turn["reply"] and "Low on stock" not in turn["reply"]
+
+
+@pytest.mark.parametrize(
+    "question", ["any red dresses left", "any black jeans in 32 left?", "what hoodies are left in M?"]
+)
+def test_whats_left_is_a_search_for_what_is_in_stock_never_for_the_word_left(guest, question):
+    turn = say(guest, question)
+
+    [search] = [c for c in turn["tool_calls"] if c["name"] == "search_products"]
+    assert search["arguments"].get("in_stock") is True and "left" not in search["arguments"].get("query", "")
+    assert matches(turn) and all(p.stock_quantity > 0 for p in matches(turn))
+    assert "left" not in turn["reply"]

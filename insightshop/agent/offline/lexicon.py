@@ -268,7 +268,11 @@ CHEAPER = (
 )
 PRICIER = r"\b(?:pricier|priciest|more\s+expensive|most\s+expensive|higher[\s-]priced|dearer|highest\s+price)\b"
 ON_SALE = r"\b(?:on\s+sale|in\s+the\s+sale|sale\s+(?:items?|products?|stuff|things|clothes|section|rack|prices?)|on\s+offer|on\s+special|discounted|reduced|marked\s+down|clearance|deals?|promos?|promotions?|discounts|specials|offers|bargains?|sales)\b"
-IN_STOCK = r"\b(?:in\s+stock|available\s+now|ready\s+to\s+ship)\b"
+# "in stock", and "any black jeans in 32 left?" / "how many are left in M" (what is left to buy)
+IN_STOCK = (
+    r"\b(?:in\s+stock|available\s+now|ready\s+to\s+ship)\b"
+    r"|\b(?:left|remaining)\b(?:\s+in\s+(?:a\s+|size\s+)?\w+)?\s*\??\s*$"
+)
 MIN_PRICE = (
     r"\b(?:over|above|more\s+than|(?:more\s+expensive|pricier|dearer)\s+than|at\s+least|from|starting\s+(?:at|from)|"
     r"minimum(?:\s+of)?|min)\s*\$?\s*"

@@ -92,6 +92,7 @@ MONTHS = {name: i for i, name in enumerate(("jan", "feb", "mar", "apr", "may", "
 
 # Words that say nothing about *which* product: dropped from search queries.
 _NOISE_WORDS = """
+    left remaining leftover
     show find search searching looking look want wanted need needs have has had got get do does did you your any
     anything something some items item products product stuff things thing clothes clothing options option ones one
     that those these them it its is are was there what whats which can could would will should i im id ive like love
