@@ -2,13 +2,18 @@
 
 The suite runs on every core (pytest-xdist); each worker process has its own SQLite files or PostgreSQL schemas,
 its own instance folder, and picks free ports. The schema always comes from the Alembic migrations, built once per
-worker; each test then gets its own copy (SQLite: a copied file) or an emptied schema (PostgreSQL: TRUNCATE ...
-RESTART IDENTITY). A test that asks for the demo catalog starts from a copy of a database seeded once per worker
-(SQLite: a seeded file; PostgreSQL: its rows put back from a snapshot schema) instead of seeding it again.
+worker, and the demo catalog is seeded once per worker into a database of its own.
+
+Each test runs inside one transaction that its end rolls back (tests/transactions.py), on the worker's empty or
+seeded database. A test that must commit for real (another thread, process, engine or app over its database) is
+marked `commits` (set by hand, or by tests/conftest.py for live servers, browser tests and tests that ask for
+`database_url` themselves): it gets its own copy (SQLite: a copied file) or a schema put back first (PostgreSQL:
+emptied with DELETE, the seeded rows copied back from a snapshot schema).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
@@ -22,6 +27,8 @@ from flask_migrate import upgrade
 
 from insightshop import create_app
 from insightshop.extensions import db
+from insightshop.services import rate_limit_database
+from tests import transactions
 from tests.api_conformance import ConformingClient
 
 TEST_SECRET = "test-secret-" + uuid.uuid4().hex
@@ -76,23 +83,14 @@ def _postgres_schema_url(base: str, schema: str) -> str:
 def migrated_database(tmp_path_factory):
     """The migrated schema every test starts from: ('sqlite', template file) or ('postgresql', url)."""
     if POSTGRES_URL:
-        schema = worker_schema()
-        engine = sa.create_engine(_normalise(POSTGRES_URL))
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-        url = _postgres_schema_url(_normalise(POSTGRES_URL), schema)
-        app = _app_for(url)
-        with app.app_context():
-            upgrade()
+        url = _migrated_postgres_schema(worker_schema())
+        with _app_for(url).app_context():
             _SEED_ROWS[url] = _rows_the_migrations_added()
             db.engine.dispose()
         yield ("postgresql", url)
         for reset_engine in _RESET_ENGINES.values():
             reset_engine.dispose()
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        engine.dispose()
+        _drop_schemas(worker_schema())
     else:
         template = tmp_path_factory.mktemp("db") / "template.db"
         app = _app_for(f"sqlite:///{template}")
@@ -100,6 +98,29 @@ def migrated_database(tmp_path_factory):
             upgrade()
             db.engine.dispose()
         yield ("sqlite", template)
+
+
+def _migrated_postgres_schema(schema: str) -> str:
+    """A new schema of this worker's, built by the migrations: its URL."""
+    _drop_schemas(schema)
+    engine = sa.create_engine(_normalise(POSTGRES_URL))
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    engine.dispose()
+    url = _postgres_schema_url(_normalise(POSTGRES_URL), schema)
+    app = _app_for(url)
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    return url
+
+
+def _drop_schemas(*schemas: str) -> None:
+    engine = sa.create_engine(_normalise(POSTGRES_URL))
+    with engine.begin() as connection:
+        for schema in schemas:
+            connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    engine.dispose()
 
 
 def _normalise(url: str) -> str:
@@ -185,48 +206,106 @@ def _empty_postgres(url: str) -> None:
 
 @pytest.fixture(scope="session")
 def seeded_database(migrated_database, tmp_path_factory):
-    """The migrated schema with the demo catalog seeded once: ('sqlite', file) or ('postgresql', snapshot schema)."""
-    from insightshop.services.demo_catalog import seed_demo_catalog
-
+    """The migrated schema with the demo catalog seeded once: ('sqlite', file, file) or ('postgresql', schema url,
+    snapshot schema), the second being where rolled-back tests run and the third what a `commits` test copies."""
     kind, source = migrated_database
     if kind == "sqlite":
         seeded = tmp_path_factory.mktemp("seeded") / "seeded.db"
         shutil.copyfile(source, seeded)
-        url = f"sqlite:///{seeded}"
-    else:
-        _empty_postgres(source)
-        url = source
+        _seed(f"sqlite:///{seeded}")
+        yield ("sqlite", f"sqlite:///{seeded}", seeded)
+        return
+    schema, snapshot = f"{worker_schema()}_seeded", f"{worker_schema()}_snapshot"
+    url = _migrated_postgres_schema(schema)
+    _seed(url)
+    _snapshot_postgres(url, snapshot)
+    yield ("postgresql", url, snapshot)
+    _drop_schemas(schema, snapshot)
+
+
+def _seed(url: str) -> None:
+    from insightshop.services.demo_catalog import seed_demo_catalog
+
     app = _app_for(url)
     with app.app_context():
         seed_demo_catalog()
         db.session.remove()
         db.engine.dispose()
-    if kind == "sqlite":
-        yield ("sqlite", seeded)
-        return
-    snapshot = f"{worker_schema()}_seeded"
-    _snapshot_postgres(source, snapshot)
-    yield ("postgresql", snapshot)
-    engine = sa.create_engine(source)
-    with engine.begin() as connection:
-        connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{snapshot}" CASCADE'))
-    engine.dispose()
+
+
+def _commits(request) -> bool:
+    return request.node.get_closest_marker("commits") is not None
 
 
 @pytest.fixture
-def database_url(request, migrated_database, tmp_path) -> str:
-    """This test's own database, empty but for the migrations' rows, or seeded when it asks for demo_catalog."""
+def database_url(request, migrated_database, tmp_path):
+    """This test's database, empty but for the migrations' rows, or seeded when it asks for demo_catalog: the
+    worker's own, inside a transaction the `app` fixture opens and rolls back, or for a `commits` test a fresh copy."""
     kind, source = migrated_database
-    seeded = request.getfixturevalue("seeded_database")[1] if "demo_catalog" in request.fixturenames else None
+    seeded = request.getfixturevalue("seeded_database") if "demo_catalog" in request.fixturenames else None
+    if not _commits(request):
+        yield from _shared_database(kind, source, seeded)
+        return
     if kind == "postgresql":
         if seeded:
-            _restore_postgres(source, seeded)
+            _restore_postgres(source, seeded[2])
         else:
             _empty_postgres(source)
-        return source
+        _DIRTY.add(source)
+        yield source
+        return
     target = tmp_path / "test.db"
-    shutil.copyfile(seeded or source, target)
-    return f"sqlite:///{target}"
+    shutil.copyfile(seeded[2] if seeded else source, target)
+    yield f"sqlite:///{target}"
+
+
+# PostgreSQL schemas a `commits` test left rows in: emptied before the next rolled-back test uses them.
+_DIRTY: set[str] = set()
+
+
+def _shared_database(kind: str, source, seeded):
+    """The worker's database for a rolled-back test. On PostgreSQL the id sequences are put back afterwards (a
+    rollback keeps what nextval() handed out); on SQLite a commit that got past the transaction fails the test."""
+    if kind == "postgresql":
+        url = seeded[1] if seeded else source
+        if url in _DIRTY:
+            _empty_postgres(url)
+            _DIRTY.discard(url)
+        yield url
+        _restart_sequences(url)
+        return
+    pristine = Path(seeded[2] if seeded else source)
+    path = _shared_sqlite_copy(pristine)
+    commits_before = _sqlite_commit_counter(path)
+    yield f"sqlite:///{path}"
+    if _sqlite_commit_counter(path) != commits_before:
+        shutil.copyfile(pristine, path)  # the next test starts clean all the same
+        pytest.fail("this test committed to the worker's shared database past its transaction: "
+                    "mark it @pytest.mark.commits", pytrace=False)  # fmt: skip
+
+
+def _shared_sqlite_copy(pristine: Path) -> Path:
+    """The worker's copy of a template that rolled-back tests share (the template itself stays what `commits`
+    tests copy)."""
+    shared = pristine.with_name(f"{pristine.stem}-shared.db")
+    if not shared.exists():
+        shutil.copyfile(pristine, shared)
+    return shared
+
+
+def _sqlite_commit_counter(path: Path) -> bytes:
+    """SQLite's file change counter (header bytes 24-27), which every committed write transaction increments."""
+    with open(path, "rb") as database:
+        database.seek(24)
+        return database.read(4)
+
+
+def _restart_sequences(url: str) -> None:
+    with _reset_engine(url).begin() as connection:
+        _reset_statements(connection, url, None)
+        sequences = _RESET_SQL[(url, "sequences")][0]
+        if sequences:
+            connection.exec_driver_sql(sequences)
 
 
 def worker_schema() -> str:
@@ -262,13 +341,37 @@ def _restore_postgres(url: str, snapshot: str) -> None:
 
 
 @pytest.fixture
-def app(database_url, tmp_path):
+def app(request, database_url, tmp_path, monkeypatch):
     app = _app_for(database_url)
     app.instance_path = str(tmp_path / "instance")
     with app.app_context():
+        held = None if _commits(request) else transactions.hold(db.engine)
+        if held:
+            # The rate-limit counters wait for SQLite's write lock unless the request's own connection holds it;
+            # with one held connection there is no other connection to wait for (see tests/transactions.py).
+            monkeypatch.setattr(rate_limit_database, "_request_holds_sqlite_write", lambda engine: False)
         yield app
         db.session.remove()
-        db.engine.dispose()
+        if held:
+            held.release()
+        else:
+            db.engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _event_loop_of_its_own(request):
+    """A test that is not a browser test runs with no event loop marked running in its thread: the worker's
+    Chromium (tests/browser/conftest.py) leaves Playwright's loop marked running between browser tests, and
+    asyncio.run or anyio refuse to start inside a running loop. The mark is put back for the next browser test."""
+    if request.node.get_closest_marker("browser"):
+        yield
+        return
+    playwright_loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(playwright_loop)
 
 
 @pytest.fixture
@@ -309,6 +412,8 @@ def pytest_collection_modifyitems(config, items):
         parts = Path(str(item.fspath)).parts
         if "browser" in parts:
             item.add_marker(pytest.mark.browser)
+        if "live" in parts or "browser" in parts or _asks_for_the_database_itself(item):
+            item.add_marker(pytest.mark.commits)
         # pytest-xdist (--dist loadgroup): the live servers' tests run one after the other on one worker, so two
         # gunicorn fleets never compete for the two cores; a module with module-scoped set-up stays on one worker,
         # so that set-up runs once.
@@ -317,6 +422,24 @@ def pytest_collection_modifyitems(config, items):
         elif _uses_module_scoped_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
     _reorder(items, config.getoption("--test-order"))
+
+
+# The fixtures that build the test's app over its database_url; any other fixture (or test) asking for the URL
+# opens the database another way (a second app, a subprocess, its own engine) and so must see real commits.
+_APP_FIXTURES = {"app", "database_url"}
+
+
+def _asks_for_the_database_itself(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    if "database_url" in info.argnames:
+        return True
+    return any(
+        "database_url" in definition.argnames and definition.argname not in _APP_FIXTURES
+        for definitions in info.name2fixturedefs.values()
+        for definition in definitions
+    )
 
 
 def _uses_module_scoped_fixture(item) -> bool:

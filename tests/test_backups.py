@@ -1,10 +1,14 @@
 """flask backup / flask restore: a round trip puts every table back as it was (SQLite and PostgreSQL alike)."""
 
+import pytest
+
 from insightshop.extensions import db
 from insightshop.models.orders import Order
 from insightshop.services import backups
 from insightshop.services.actors import Actor
 from tests.factories import make_paid_order, make_product, make_user
+
+pytestmark = pytest.mark.commits  # a restore replaces the database itself
 
 
 def _order_totals(order_id: int) -> tuple:

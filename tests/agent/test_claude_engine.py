@@ -197,6 +197,7 @@ def _mcp_blocks(use_id: str, name: str, arguments: dict, result) -> list[dict]:
              "content": [{"type": "text", "text": result.content[0].text}]}]  # fmt: skip
 
 
+@pytest.mark.commits
 def test_a_guest_chat_calling_admin_product_delete_through_the_connector_deletes_nothing(app, claude):
     import anyio
 

@@ -32,12 +32,12 @@ def live_server(demo_catalog):
     thread.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """One Chromium per test module (its tests run together on one worker: tests/conftest.py groups modules with
-    module-scoped set-up); each test gets a fresh context (cookies, storage) of its own. Not per session: Playwright's
-    sync API keeps an event loop running in the main thread while it is open, and the MCP and anyio tests that the
-    same worker runs next need to start loops of their own."""
+    """One Chromium per worker, launched by its first browser test; each test gets a fresh context (cookies,
+    storage) of its own. Playwright's sync API keeps its event loop marked running in the main thread while it is
+    open: tests/conftest.py (_event_loop_of_its_own) hides it from every other test, so the MCP and anyio tests can
+    start loops of their own."""
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM):

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import anyio
 import httpx2
+import pytest
 from jsonschema import Draft202012Validator
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -133,6 +134,7 @@ def test_the_tools_over_the_json_api(client, library):
     assert anonymous.status_code == 401
 
 
+@pytest.mark.commits
 def test_the_tools_on_the_mcp_server(app, library):
     token, _ = api_tokens.issue_token(library.user)
     receipt_id = library.upload.id

@@ -168,6 +168,7 @@ def test_with_the_database_unreachable_a_bearer_token_check_is_503_too(app, unre
 # Review of issue 26: findings 3, 5, 14 and 15.
 
 
+@pytest.mark.commits
 def test_callers_with_valid_tokens_behind_one_address_each_get_their_own_per_client_cap(app, blocking_tool):
     # A connector (or a NAT'd office) calls /mcp for several shoppers from one address.
     started, release = blocking_tool

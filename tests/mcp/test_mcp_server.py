@@ -130,6 +130,7 @@ class LiveASGI:
             self.thread.join(timeout=3)
 
 
+@pytest.mark.commits
 def test_streamable_http_at_mcp_next_to_the_shop(app, shopper_token):
     token, user = shopper_token
 
@@ -153,6 +154,7 @@ def test_streamable_http_at_mcp_next_to_the_shop(app, shopper_token):
     assert db.session.query(CartItem).filter_by(user_id=user.id).one().quantity == 2
 
 
+@pytest.mark.commits
 def test_every_tool_over_mcp_valid_invalid_unknown_property_and_role_matrix(app):
     from insightshop.mcp.tools_registry import tool_names
     from insightshop.services.actors import Actor

@@ -15,6 +15,7 @@ def test_healthz_answers_ok_and_is_not_cached(client):
     assert response.headers["Cache-Control"] == "no-store"
 
 
+@pytest.mark.commits
 def test_readyz_is_ready_when_the_database_answers_and_redis_is_not_configured(client):
     response = client.get("/readyz")
 
@@ -41,6 +42,7 @@ def test_readyz_is_503_with_retry_after_when_the_database_is_down(app, client, m
 # /healthz during a database outage: tests/robustness/test_database_unavailable.py and tests/live/test_faults.py.
 
 
+@pytest.mark.commits
 def test_readyz_stays_ready_but_degraded_when_only_redis_is_down(app, client):
     # Issue 26 item 17: the shop serves without Redis, so a load balancer must not pull every server for it.
     app.config["REDIS_URL"] = "redis://127.0.0.1:9/0"  # nothing listens on the discard port

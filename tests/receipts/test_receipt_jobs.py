@@ -52,6 +52,7 @@ def test_the_worker_command_needs_redis(runner, app):
     assert result.exit_code != 0 and "REDIS_URL is not set" in result.output
 
 
+@pytest.mark.commits
 def test_the_local_worker_reads_in_the_background(client, app, receipt_text):
     make_user()
     app.config["RECEIPT_QUEUE"] = "thread"
@@ -71,6 +72,7 @@ def test_a_receipt_is_read_once_even_when_its_job_runs_twice(client, receipts_ap
     assert db.session.get(Receipt, receipt_id).attempts == 1
 
 
+@pytest.mark.commits
 def test_while_redis_is_down_an_upload_is_read_on_the_local_worker(client, app, receipt_text):
     from tests.live.servers import free_port
 

@@ -3,6 +3,8 @@
 import io
 import re
 
+import pytest
+
 from insightshop.extensions import db
 from insightshop.models.receipts import Receipt
 from tests.factories import csrf_token, make_user
@@ -45,6 +47,7 @@ def test_a_file_that_is_not_a_receipt_re_renders_the_form_with_the_reason(client
     assert db.session.query(Receipt).count() == 0
 
 
+@pytest.mark.commits
 def test_a_pending_receipt_polls_and_the_fragment_swaps_in_the_result(client, receipts_app, receipt_text):
     _log_in(client)
     receipts_app.config["RECEIPT_QUEUE"] = "thread"

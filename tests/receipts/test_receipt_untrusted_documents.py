@@ -224,6 +224,7 @@ def test_the_rq_worker_takes_another_users_receipt_before_the_first_users_backlo
     assert statuses <= {"completed", "needs_review"}  # every receipt read once, by the four turns
 
 
+@pytest.mark.commits
 def test_the_local_worker_takes_another_users_receipt_before_the_first_users_backlog(client, app, monkeypatch):
     app.config["RECEIPT_QUEUE"] = "thread"
     reading = ReadingOrder(monkeypatch, hold_first=True)  # a1 is being read while the others are uploaded
@@ -240,6 +241,7 @@ def test_the_local_worker_takes_another_users_receipt_before_the_first_users_bac
     assert reading.filenames == ["a1.txt", "b1.txt", "a2.txt", "a3.txt"]
 
 
+@pytest.mark.commits
 def test_with_nothing_else_waiting_a_users_receipts_are_read_in_upload_order(client, app, monkeypatch):
     app.config["RECEIPT_QUEUE"] = "thread"
     reading = ReadingOrder(monkeypatch)

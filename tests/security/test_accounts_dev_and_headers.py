@@ -117,6 +117,7 @@ def _mcp_post(base: str, token: str) -> httpx2.Response:
     return anyio.run(main)
 
 
+@pytest.mark.commits
 def test_mcp_over_http_answers_401_to_a_revoked_an_expired_or_a_forged_token(app):
     user = make_user("sam@example.com")
     revoked, record = api_tokens.issue_token(user)

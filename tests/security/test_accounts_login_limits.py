@@ -36,6 +36,7 @@ def page_login(client, password, email="sam@example.com"):
     )
 
 
+@pytest.mark.commits
 def test_the_tool_refuses_the_sixth_attempt_after_five_through_the_api_even_with_the_right_password(client):
     make_user("sam@example.com")
 
@@ -51,6 +52,7 @@ def test_the_tool_refuses_the_sixth_attempt_after_five_through_the_api_even_with
     assert db.session.query(ApiToken).count() == 0  # no token was issued while limited
 
 
+@pytest.mark.commits
 def test_the_per_account_ceiling_holds_across_clients_and_doors(app):
     app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "5 per hour"
     make_user("sam@example.com")
@@ -135,6 +137,7 @@ def _concurrent_wrong_logins(app, count=50, door="api"):
 
 
 @pytest.mark.parametrize("door", ["api", "tool"])
+@pytest.mark.commits
 def test_fifty_concurrent_wrong_logins_let_at_most_five_reach_the_password_check(app, door):
     app.config["LOGIN_LIMIT_ACCOUNT_CEILING"] = "5 per hour"  # fifty clients: the account-wide ceiling counts them
     make_user("sam@example.com")
@@ -217,6 +220,7 @@ def test_guest_tokens_default_to_twenty_an_hour(client):
     assert client.post("/api/auth/guest").get_json()["error"]["code"] == "rate_limited"
 
 
+@pytest.mark.commits
 def test_auth_login_over_mcp_http_shares_the_counter_with_the_api(app, client):
     import anyio
     import httpx2

@@ -10,6 +10,8 @@ from insightshop.extensions import db
 from insightshop.models.cart import CartItem
 from tests.factories import bearer, guest_bearer, make_product, make_user
 
+pytestmark = pytest.mark.commits  # concurrent requests on threads of their own
+
 
 def _race(app, requests: list[tuple[str, str, dict, dict]]) -> list[tuple[int, dict]]:
     """Send (method, path, headers, json) requests from one thread each, released together."""

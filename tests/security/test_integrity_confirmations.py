@@ -16,6 +16,8 @@ from insightshop.services import cart
 from insightshop.services.actors import Actor
 from tests.factories import bearer, make_product, make_user
 
+pytestmark = pytest.mark.commits  # concurrent approvals on threads of their own
+
 ADDRESS = dict(email="shopper@example.com", shipping_name="Sam Shopper", shipping_address="1 Main St",
                shipping_city="Springfield", shipping_state="IL", shipping_zip="62701")  # fmt: skip
 RACERS = 6

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import update
 
 from insightshop.extensions import db
@@ -49,6 +50,7 @@ def backdate(order_id: int, minutes: int) -> None:
 # Item 9: concurrent checkouts of one cart ----------------------------------------------------------------------
 
 
+@pytest.mark.commits
 def test_five_concurrent_checkouts_of_one_cart_leave_one_open_order_and_take_the_stock_once(app, client):
     product = make_product("Oxford Shirt", sizes=("L",), stock=10)
     headers = guest_cart(client, product, 2)
@@ -66,6 +68,7 @@ def test_five_concurrent_checkouts_of_one_cart_leave_one_open_order_and_take_the
     assert stock_of(product) == 8
 
 
+@pytest.mark.commits
 def test_concurrent_cancellations_of_one_order_restock_it_once(app):
     product = make_product("Oxford Shirt", sizes=("L",), stock=5)
     shopper = Actor(user=make_user())
@@ -90,6 +93,7 @@ def test_concurrent_cancellations_of_one_order_restock_it_once(app):
     assert db.session.query(OrderEvent).filter_by(order_id=order_id, status="cancelled").count() == 1
 
 
+@pytest.mark.commits
 def test_one_cart_racing_other_buyers_never_commits_more_units_than_the_stock(app, client):
     product = make_product("Oxford Shirt", sizes=("L",), stock=10)
     hoarder = guest_cart(client, product, 4, address="10.0.0.1")
@@ -191,6 +195,7 @@ def test_paying_an_expired_order_is_refused_with_order_expired(app, client):
     assert stock_of(product) == 5
 
 
+@pytest.mark.commits
 def test_a_burst_of_anonymous_checkouts_from_one_client_is_refused_after_the_limit(app, client):
     app.config["CHECKOUT_LIMIT_PER_CLIENT"] = "3 per 10 minutes"
     product = make_product("Oxford Shirt", sizes=("L",), stock=50)
@@ -204,6 +209,7 @@ def test_a_burst_of_anonymous_checkouts_from_one_client_is_refused_after_the_lim
     assert db.session.query(Order).count() == 3 and stock_of(product) == 47
 
 
+@pytest.mark.commits
 def test_one_cart_checking_out_from_many_addresses_is_limited_per_cart(app, client):
     app.config["CHECKOUT_LIMIT_PER_OWNER"] = "2 per 10 minutes"
     product = make_product("Oxford Shirt", sizes=("L",), stock=50)
@@ -214,6 +220,7 @@ def test_one_cart_checking_out_from_many_addresses_is_limited_per_cart(app, clie
     assert statuses == [201, 201, 429]
 
 
+@pytest.mark.commits
 def test_every_checkout_door_shares_the_per_client_limit(app, client):
     app.config["CHECKOUT_LIMIT_PER_CLIENT"] = "1 per 10 minutes"
     product = make_product("Oxford Shirt", sizes=("L",), stock=50)
@@ -228,6 +235,7 @@ def test_every_checkout_door_shares_the_per_client_limit(app, client):
     assert db.session.query(OrderItem).count() == 1
 
 
+@pytest.mark.commits
 def test_the_checkout_page_shares_the_limit_and_answers_429(app, client):
     from tests.routes.test_checkout_pages import checkout as page_checkout
     from tests.routes.test_checkout_pages import fill_cart
@@ -258,6 +266,7 @@ def test_a_concurrent_burst_of_checkouts_from_one_client_passes_only_the_limit_i
     assert stock_of(product) == 47
 
 
+@pytest.mark.commits
 def test_concurrent_approvals_of_one_return_restock_and_refund_once(app):
     from insightshop.models.accounts import User
     from insightshop.models.orders import PaymentLog

@@ -129,6 +129,7 @@ def test_the_offline_confirm_endpoint_is_gone_when_stripe_is_active(app, client)
 # Item 7: double payments ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.commits
 def test_ten_concurrent_offline_confirms_pay_the_order_exactly_once(app, client):
     headers, order_id, _ = place_guest_order(client)
     intent = client.post("/api/payments/create-intent", headers=headers, json={"order_id": order_id}).get_json()
@@ -148,6 +149,7 @@ def test_ten_concurrent_offline_confirms_pay_the_order_exactly_once(app, client)
     assert db.session.get(Order, order_id).status == "paid"
 
 
+@pytest.mark.commits
 def test_a_payment_racing_a_cancellation_never_keeps_the_money_of_a_cancelled_order(app, client):
     headers, order_id, variant_id = place_guest_order(client, stock=5, quantity=2)
     admin_id = make_user("cancels@example.com", admin=True).id
@@ -268,6 +270,7 @@ def test_a_payment_that_cannot_be_refunded_is_flagged_for_review(stripe_app, str
     assert order.events[-1].note.startswith("Payment needs review: 70.73 received but the order is already cancelled")
 
 
+@pytest.mark.commits
 def test_ten_concurrent_deliveries_of_one_event_apply_it_once_and_never_500(app, stripe_app, stripe_order):
     order, _ = stripe_order
     body, header = signed(intent_event("evt_storm", "payment_intent.succeeded", order.payment_intent_id, 7073,
@@ -287,6 +290,7 @@ def test_ten_concurrent_deliveries_of_one_event_apply_it_once_and_never_500(app,
     assert db.session.query(OrderEvent).filter_by(order_id=order.id, status="paid").count() == 1
 
 
+@pytest.mark.commits
 def test_concurrent_deliveries_of_an_event_for_no_known_order_never_500(app, stripe_app):
     body, header = signed(intent_event("evt_orphan", "payment_intent.succeeded", "pi_nobody", 500, 999_999),
                           WEBHOOK_SECRET)  # fmt: skip

@@ -129,6 +129,7 @@ def test_a_guest_hold_is_ten_minutes_and_a_customers_fifteen(app, client):
     assert db.session.get(Order, placed["customer"]).status == "pending" and stock_of(product) == 8
 
 
+@pytest.mark.commits
 def test_concurrent_guests_of_one_client_cannot_together_pass_the_held_cap(app, client):
     app.config["GUEST_HELD_UNITS_PER_CLIENT"] = 5
     products = [make_product(f"Shirt {n}", sizes=("L",), stock=10) for n in range(4)]  # no shared row lock
@@ -204,6 +205,7 @@ def test_an_unverified_accounts_hold_stops_counting_after_its_own_hold_time(app,
     assert _order(second, products[1], 1).status == "pending"
 
 
+@pytest.mark.commits
 def test_concurrent_unverified_accounts_of_one_client_cannot_together_pass_the_held_cap(app, client):
     app.config["GUEST_HELD_UNITS_PER_CLIENT"] = 5
     products = [make_product(f"Shirt {n}", sizes=("L",), stock=10) for n in range(4)]  # no shared row lock

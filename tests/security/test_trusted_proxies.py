@@ -46,6 +46,7 @@ def app(database_url, tmp_path):
         db.engine.dispose()
 
 
+@pytest.mark.commits
 def test_a_direct_caller_rotating_x_forwarded_for_still_hits_the_per_client_limit(client):
     # This caller reached the app server directly, not through the proxy.
     make_user("sam@example.com")
@@ -58,6 +59,7 @@ def test_a_direct_caller_rotating_x_forwarded_for_still_hits_the_per_client_limi
     assert sixth.status_code == 429 and sixth.get_json()["error"]["code"] == "rate_limited"
 
 
+@pytest.mark.commits
 def test_from_a_trusted_proxy_the_forwarded_address_is_the_client(client):
     make_user("sam@example.com")
 
@@ -96,6 +98,7 @@ def test_trusted_proxies_default_to_loopback_and_refuse_what_is_not_an_address(m
         load_config(str(tmp_path), {"APP_ENV": "testing"})
 
 
+@pytest.mark.commits
 def test_behind_the_proxy_mcp_callers_get_login_limits_of_their_own(app):
     make_user("sam@example.com")
     shop = with_mcp(app)  # as gunicorn serves it: /mcp is routed before Flask
@@ -109,6 +112,7 @@ def test_behind_the_proxy_mcp_callers_get_login_limits_of_their_own(app):
     assert not other_caller.get("isError") and other_caller["structuredContent"]["token"]
 
 
+@pytest.mark.commits
 def test_mcp_callers_reaching_the_app_server_directly_cannot_pick_their_address(app):
     make_user("sam@example.com")
     shop = with_mcp(app)

@@ -75,6 +75,7 @@ def test_idempotency_keys_belong_to_one_customer(shopper):
     assert mine.id != theirs.id
 
 
+@pytest.mark.commits
 def test_two_concurrent_checkouts_for_the_last_unit_give_one_order(app):
     product = make_product("Last One", sizes=("L",), stock=1)
     buyers = [make_user(f"buyer{i}@example.com") for i in range(2)]
