@@ -15,10 +15,8 @@ from .cart_items import BEYOND_SIZES, NEGATIVE_COUNT, NOT_A_WHOLE_COUNT, NUMERIC
 from .field_rules import LABELS, STREET_SUFFIX, ZIP, _looks_like_name, address_fields, review_fields
 from .message import BARE_SIZE, Msg, _amount, _blank, _number, clothing_type
 from .plans import CartCheck, CartStep, Interpretation, PlannedCall
-from .product_options import OptionsQuestion
 from .rule_words import (
     ADD,
-    ADVICE,
     ANY_TOKEN,
     CART,
     CART_QUESTION,
@@ -34,11 +32,8 @@ from .rule_words import (
     NOT_A_LINE,
     NUM,
     ONLY_LINE,
-    OPTIONS_ASPECT,
-    OPTIONS_VALUE,
     ORDER_TALK,
     ORDINAL,
-    ORDINALS,
     PRICE_MAX,
     QTY_CHANGE,
     RATING,
@@ -335,62 +330,6 @@ def h_set_line_quantity(turn: Turn) -> Interpretation | None:
     wanted = cart_lines.WantedLine(count, named.product_id, named.clothing_type, named.color, named.size,
                                    named.category)  # fmt: skip
     return _result(turn, [PlannedCall("cart_show", {}, then=CartStep(wanted))])
-
-
-def h_product_options(turn: Turn) -> Interpretation | None:
-    """Sizes, colours or stock of a product the message names or refers to, from a search of the shop."""
-    msg = turn.msg
-    asked, valued = OPTIONS_ASPECT.search(msg.norm), OPTIONS_VALUE.search(msg.norm)
-    if not (asked or valued) or msg.has(ADD) or msg.has(REMOVE) or msg.has(CART_RX) or msg.has(ADVICE):
-        return None
-    value = valued.group("value") if valued else None
-    size, color = (normalise_size(value), normalise_color(value)) if value else (None, None)
-    if value and not (size or color):
-        if not asked:
-            return None
-        value = None  # "is it available in stores?": the question, without a size or colour
-    word = ((asked.group("a") or asked.group("b")) if asked else None) or ""
-    aspect = "colors" if word.startswith("colo") or color else "sizes" if word.startswith("size") or size else "stock"
-    parts = search_parts(msg)
-    parts.update(size=None, in_stock=None, sort_by=None, **({"color": None} if aspect == "colors" else {}))
-    named = parts.get("clothing_type")
-    product = _referred_product(turn) if not named else None
-    if product is not None:
-        product_id, name, category = product
-        words = WORD.findall(name.lower())
-        kinds = [kind for kind in map(clothing_type, words) if kind]
-        parts = {"terms": [w for w in words if not clothing_type(w)], "clothing_type": (kinds or [None])[-1],
-                 "category": category}  # fmt: skip
-    elif not named:
-        if aspect == "sizes" and not (turn.ctx.get("last_product_id") or turn.ctx.get("last_search")):
-            return say(turn, f"Our clothes come in sizes {', '.join(SIZES)}. Name a product (\"what sizes does the grey "
-                             "hoodie come in?\") and I'll check which are in stock.")  # fmt: skip
-        return None
-    else:
-        product_id = None
-    line = turn.ctx.get("last_line") if product else None
-    if isinstance(line, dict) and line.get("product_id") == product_id and aspect == "stock":
-        size, color = line.get("size"), line.get("color")  # "is it in stock?" of the line just added: its variant
-    terms = tuple(t for t in parts.get("terms") or () if t != parts.get("clothing_type"))
-    question = OptionsQuestion(aspect, product_id=product_id, color=color, size=size, named=terms or None)
-    result = _search_call(turn, parts)
-    result.calls = [PlannedCall(c.name, c.arguments, then=question) for c in result.calls]
-    return result
-
-
-def _referred_product(turn: Turn) -> tuple[int, str, str | None] | None:
-    """The id, name and department of the product "it" is: the one picked from those just shown ("the second
-    one"), the one just added, or the first one just shown."""
-    shown = [p for p in turn.ctx.get("last_shown") or [] if isinstance(p, dict) and p.get("name")]
-    ordinal = ORDINAL.search(turn.msg.norm)
-    if ordinal and shown and -len(shown) <= ORDINALS[ordinal.group(1)] < len(shown):
-        picked = shown[ORDINALS[ordinal.group(1)]]
-        return picked["id"], picked["name"], picked.get("category")
-    line = turn.ctx.get("last_line")
-    if isinstance(line, dict) and line.get("name") and line.get("product_id") == turn.ctx.get("last_product_id"):
-        return line["product_id"], line["name"], line.get("category")
-    first = next((p for p in shown if p.get("id") == turn.ctx.get("last_product_id")), None)
-    return (first["id"], first["name"], first.get("category")) if first else None
 
 
 def h_pending(turn: Turn) -> Interpretation | None:

@@ -47,7 +47,6 @@ from .cart_rules import (  # noqa: F401
     h_cart_show,
     h_change_cart_line,
     h_pending,
-    h_product_options,
     h_quantity_change,
     h_refine,
     h_set_line_quantity,
@@ -114,7 +113,7 @@ RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update, h_orders_list,
     h_checkout, h_cart_clear, h_review, h_compare, h_track, h_order_status,
-    h_set_line_quantity, h_cart_line_stock, h_product_options, h_cart_presence, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
+    h_set_line_quantity, h_cart_line_stock, h_cart_presence, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,
     h_pending, h_change_cart_line, h_refine, h_compare_list, h_search, h_small_talk,
 )  # fmt: skip
 

@@ -84,7 +84,7 @@ def pick_from_shown(request: Request) -> Interpretation | None:  # noqa: C901 â€
     if msg.has(COMPARE) or msg.has(REMOVE) or RATING.search(msg.low) or msg.product_ids or msg.types:
         return None
     if msg.has(OPTIONS_ASPECT) or msg.has(OPTIONS_VALUE):
-        return None  # "what sizes does the second one come in?" asks about it (rules.h_product_options)
+        return None  # "what sizes does the second one come in?" asks about it (acts.products.product_details)
     more_of_the_list = re.search(r"\b(?:ones|any|anything|something|others)\b", plain) and not ORDINAL.search(msg.norm)
     if more_of_the_list and (CHEAPER.search(plain) or PRICIER.search(plain)):
         return None  # "cheaper ones?", "anything cheaper?": more of the list, not one of it

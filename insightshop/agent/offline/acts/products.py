@@ -20,9 +20,10 @@ from functools import cache
 from pathlib import Path
 
 from ....services import shop_policies, size_guide
-from ....services.vocabulary import CLOTHING_TYPE_LABELS
+from ....services.vocabulary import CLOTHING_TYPE_LABELS, normalise_color, normalise_size
 from .. import brief, entities, intent, rules, sizes
 from ..product_options import OptionsQuestion
+from ..rule_words import ADVICE
 from ..rules import Interpretation, PlannedCall
 from . import act
 
@@ -207,7 +208,9 @@ def product_details(request, _guess) -> Interpretation | None:
         return None
     aspect = aspect_of(request.plain)
     product = _product_in_question(request, msg)
-    if aspect is None or product is None:
+    if product is None:
+        return _garment_question(request, msg, aspect)
+    if aspect is None:
         return None
     words = re.findall(r"[a-z0-9]+", product.name.lower())
     said = set(re.findall(r"[a-z0-9]+", request.norm.text.lower()))
@@ -229,6 +232,40 @@ def product_details(request, _guess) -> Interpretation | None:
     else:
         then = QualityAnswer(aspect, product.id)
     context = _context(request, last_action="search_products", last_product_id=product.id)
+    context = brief.save(context, brief.load(context))
+    return Interpretation(calls=[PlannedCall("search_products", arguments, then=then)], context=context)
+
+
+# "do you have the grey hoodie in XL?", "does the parka come in red?": the size or colour asked about, said last.
+ASKED_VALUE = re.compile(r"\bin\s+(?:an?\s+|size\s+)?(?P<value>[a-z0-9]+)\W*$")
+
+
+def _garment_question(request, msg: rules.Msg, aspect: str | None) -> Interpretation | None:
+    """A question about a garment said with no one product ("what sizes does the grey hoodie come in?", "do you
+    have the grey hoodie in XL?"): the shop's products of that kind are searched and the question is answered for
+    the best match, its sizes or colours in stock (OptionsQuestion)."""
+    if not msg.types or msg.has(ADVICE):
+        return None
+    asked = ASKED_VALUE.search(msg.norm)
+    value = asked.group("value") if asked else None
+    size, color = (normalise_size(value), normalise_color(value)) if value else (None, None)
+    aspect = aspect or ("colors" if color else "sizes" if size else None)
+    if aspect not in ("colors", "sizes", "stock"):
+        return None
+    if aspect == "colors" and size:
+        aspect = "sizes"
+    colors = [c for c in msg.colors if c != color]
+    arguments = {"clothing_type": msg.types[-1]}
+    if msg.category:
+        arguments["category"] = msg.category
+    if colors and not (aspect == "colors" and not color):
+        arguments["color"] = colors[0]
+    terms = [w for w in rules.search_parts(msg).get("terms") or () if w != msg.types[-1] and w not in msg.types]
+    if terms:
+        arguments["query"] = " ".join(terms)
+    then = OptionsQuestion(aspect, color=color or (colors[0] if colors and aspect != "colors" else None), size=size,
+                           named=tuple(terms) or None)  # fmt: skip
+    context = _context(request, last_action="search_products")
     context = brief.save(context, brief.load(context))
     return Interpretation(calls=[PlannedCall("search_products", arguments, then=then)], context=context)
 
