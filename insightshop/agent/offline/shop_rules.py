@@ -12,22 +12,16 @@ from .field_rules import address_fields, review_fields
 from .message import _blank, _number
 from .plans import Interpretation, PlannedCall, PriceAnswer
 from .rule_words import (
-    ADD,
-    ANY_TOKEN,
     CART,
     CHECKOUT,
     CLEAR_ALL,
     COMPARE,
     NUM_WORDS,
-    ORDER_TALK,
     PRODUCT_REF,
     RATING,
     REVIEW_READ,
     REVIEW_VERB,
     SHIP_TO,
-    STATUS_QUESTION,
-    TRACK,
-    TRACK_TOKEN,
     WORD,
     _rx,
 )
@@ -242,25 +236,6 @@ def h_compare_list(turn: Turn) -> Interpretation | None:
     if len(msg.product_ids) >= 2 and not leftover:
         return call(turn, "compare_products", {"product_ids": msg.product_ids[:10]})
     return None
-
-
-def h_track(turn: Turn) -> Interpretation | None:
-    msg = turn.msg
-    if not msg.has(TRACK) or msg.order_id is not None:
-        return None
-    match = TRACK_TOKEN.search(msg.raw) or ANY_TOKEN.search(msg.raw)
-    if match is None:
-        return ask(turn, QUESTIONS["order_track"], "order_track", {})
-    return call(turn, "order_track", {"tracking_number": match.group(1).upper()})
-
-
-def h_order_status(turn: Turn) -> Interpretation | None:
-    msg = turn.msg
-    if msg.types and msg.has(ADD):
-        return None
-    if not (msg.order_id is not None or (msg.has(ORDER_TALK) and msg.has(STATUS_QUESTION) and not msg.types)):
-        return None
-    return _order_status(turn)
 
 
 def _order_status(turn: Turn) -> Interpretation:
