@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .admin_fields import orders_list_fields, product_fields, sale_fields, update_fields
+from .admin_fields import product_fields, sale_fields, update_fields
 from .message import Msg
 from .plans import Interpretation
 from .rule_words import (
@@ -21,7 +21,6 @@ from .rule_words import (
     MARK_HASH,
     ORDER_STATEMENT,
     ORDER_STATUSES,
-    ORDERS_LIST,
     PRODUCT_CREATE,
     PRODUCT_DELETE,
     RATING,
@@ -202,13 +201,3 @@ def h_product_update(turn: Turn) -> Interpretation | None:
 
 def _is_question(msg: Msg) -> bool:
     return "?" in msg.norm or re.match(r"(?:does|do|is|are|how|what|whats|which|can|could)\b", msg.norm) is not None
-
-
-def h_orders_list(turn: Turn) -> Interpretation | None:
-    msg = turn.msg
-    if not msg.has(ORDERS_LIST) or msg.has(CART_RX):
-        return None
-    if re.search(r"\bmy\s+(?:\w+\s+)?orders\b", msg.norm):
-        return ask(turn, "I can look up one order at a time — what's the order number (and the email used)?",
-                   "order_status", {})  # fmt: skip
-    return call(turn, "admin_orders_list", orders_list_fields(msg))

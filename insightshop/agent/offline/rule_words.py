@@ -270,11 +270,6 @@ UPDATE_VERB = _rx(
     r"reduce|drop|bump|mark|put|activate|reactivate|enable|restore|publish|unhide|move|bring\s+back|relist|"
     r"re-?enable|unarchive|should\s+(?:cost|be)|now\s+costs?|reprice[ds]?)\b"
 )
-ORDERS_LIST = _rx(
-    r"\b(?:all|list|show|view|see|display|get|find|fetch|which|any|recent|latest|new|pending|"
-    r"processing|shipped|delivered|cancell?ed|search|open|unshipped)\b.*\borders\b|\borders\s+"
-    r"(?:from|by|for|of|placed|with|that|which|where|list)\b|^orders\b|\border\s+list\b"
-)
 CHECKOUT = _rx(
     r"\b(?:check\s?out|checking\s+out|place\s+(?:my|the|an|this|our)?\s*order|proceed\s+to\s+(?:payment|"
     r"checkout|pay)|complete\s+(?:my|the)\s+(?:order|purchase)|finali[sz]e\s+(?:my\s+|the\s+)?(?:order|"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import brief as briefs
 from .. import entities
+from ..admin_fields import orders_list_fields
 from ..rules import Interpretation, Msg, PlannedCall
 from . import act
 from .products import stock_of_a_kind
@@ -660,19 +661,26 @@ class OldestOrder:
 
 @act("admin_orders_find")
 def orders_find(request, _guess) -> Interpretation | None:
-    """ "the oldest unshipped order", "latest paid orders", "orders waiting to ship"."""
+    """ "the oldest unshipped order", "latest paid orders", "page 2 of delivered orders", "orders for smith",
+    "shipped orders for customer 3": admin_orders_list with the status, sort, customer and page said (a shopper's
+    try is planned all the same, for the guard to refuse)."""
     plain = request.plain
     msg = Msg(request.norm.text)
-    if not request.is_admin or CART.search(plain) or msg.emails or msg.order_id is not None:
-        return None  # a customer's orders and one order by number: the phrase rules answer
-    if not re.search(r"\borders?\b", plain):
-        return None
+    if CART.search(plain) or msg.order_id is not None or not re.search(r"\borders?\b", plain):
+        return None  # one order by number: its status or an admin's change of it
+    if re.search(r"\b(?:my|our)\s+(?:\w+\s+)?orders?\b", plain):
+        return None  # the writer's own orders (acts/order_lookup.py, intent.my_orders)
     status = meaning(plain, "order_statuses")
     sort = meaning(plain, "order_sorts")
     single = sort and re.search(r"\b(?:the|which)\s+(?:\w+\s+){0,2}order\b(?!s)", plain)
-    if not (single or status == "unshipped" or sort == "oldest") or re.search(r"\bpage\b|\d", plain):
-        return None  # other lists and counts by status: the phrase rules plan admin_orders_list
     brief, section = _admin(request)
+    if (
+        msg.emails
+        or msg.user_id
+        or not (single or status == "unshipped" or sort == "oldest")
+        or re.search(r"\bpage\b|\d", plain)
+    ):
+        return _plan(request, brief, [PlannedCall("admin_orders_list", orders_list_fields(msg))])
     arguments = {"status": status} if status else {}
     if single:
         arguments |= {"sort": sort, "per_page": 1}
