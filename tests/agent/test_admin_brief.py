@@ -186,6 +186,32 @@ def test_a_sale_on_a_department_and_kind(admin):
     assert (call["arguments"]["categories"], call["arguments"]["clothing_types"]) == (["kids"], ["jacket"])
 
 
+@pytest.mark.parametrize(
+    ("message", "name", "scope"),
+    [
+        ("create a sale called Snow Days, 20% off kids' jackets from Dec 1 to Dec 7 2026", "Snow Days",
+         (["kids"], ["jacket"])),
+        ("new sale named Black Friday Coats: 30 percent off all coats, november 27 - november 30, 2026",
+         "Black Friday Coats", (None, ["coat"])),
+    ],
+)  # fmt: skip
+def test_a_named_and_dated_sale_keeps_its_name_dates_and_scope(admin, message, name, scope):
+    turn = say(admin, message)
+    [call] = turn["tool_calls"]
+    assert call["name"] == "admin_sale_create" and call["arguments"]["name"] == name
+    approve(admin, turn)
+    created = db.session.query(Sale).one()
+    assert (created.name, created.categories, created.clothing_types) == (name, *scope)
+    assert created.end_date > created.start_date and created.start_date.year == 2026
+    assert "color" not in str(call["arguments"])  # "Black Friday" names the sale; it is no colour
+
+
+def test_a_named_sale_with_no_percent_asks_for_it_and_creates_nothing(admin):
+    turn = say(admin, "create a sale called Winter Warmers from Dec 1 to Dec 24 2026")
+    assert turn["tool_calls"] == [] and "discount" in turn["reply"].lower()
+    assert db.session.query(Sale).count() == 0
+
+
 # Figures: the figure asked for, breakdowns and comparisons, follow-ups --------------------------------------------------
 
 

@@ -89,7 +89,7 @@ def _sizes_list(text: str) -> list[str]:
 
 
 NAME_STOP = (
-    r"(?=\s*(?:,|;|\.(?:\s|$)|$|\s+(?:for|at|priced|costing|in|with|under|category|price|from|starting|"
+    r"(?=\s*(?:,|;|:(?:\s|$)|\.(?:\s|$)|$|\s+(?:for|at|priced|costing|in|with|under|category|price|from|starting|"
     r"running|giving|offering|that|which|-)\b|\s+\d+(?:\.\d+)?\s*%))"
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .admin_fields import product_fields, sale_fields, update_fields
+from .admin_fields import product_fields, update_fields
 from .message import Msg
 from .plans import Interpretation
 from .rule_words import (
@@ -24,7 +24,6 @@ from .rule_words import (
     PRODUCT_CREATE,
     PRODUCT_DELETE,
     RATING,
-    SALE_CREATE,
     SIGNUP,
     STATUS_RX,
     STATUS_VERBS,
@@ -66,44 +65,6 @@ def h_confirm_pending(turn: Turn) -> Interpretation | None:
 
 def h_sale_automation(turn: Turn) -> Interpretation | None:
     return call(turn, "admin_sale_run_automation", {}) if turn.msg.has(AUTOMATION) else None
-
-
-# "put all dresses on 20% sale for the weekend": a sale on part of the shop.
-SALE_ON = _rx(
-    r"\b(?:put|mark|set|make|place|discount|run|create|start|add|launch|schedule)\b.*?(?:\bon\s+(?:a\s+)?(?:\d+\s*(?:%|percent)"
-    r"\s+(?:off\s+)?)?sale\b|\d+\s*(?:%|percent)\s+(?:off|sale|discount)\b)"
-)
-
-
-def h_sale_create(turn: Turn) -> Interpretation | None:
-    msg = turn.msg
-    if (
-        turn.is_admin
-        and (msg.has(SALE_CREATE) or msg.has(SALE_ON))
-        and (msg.types or msg.category)
-        and not msg.has(CART_RX)
-    ):
-        # admin_sale_create has no product scope: a sale made here would discount everything.
-        kinds = (
-            (
-                msg.types[-1]
-                + (
-                    "es"
-                    if msg.types[-1].endswith(("ss", "sh", "ch", "x"))
-                    else ""
-                    if msg.types[-1].endswith("s")
-                    else "s"
-                )
-            )
-            if msg.types
-            else {"men": "men's", "women": "women's", "kids": "kids'"}.get(msg.category or "", "those products")
-        )
-        return say(turn, f"I can't make a sale for {kinds} only: a sale made here applies to the whole shop. To put just "
-                         f"{kinds} on sale, create the sale in Admin → Sales and choose its products there. I haven't "
-                         "created anything.")  # fmt: skip
-    if not turn.msg.has(SALE_CREATE) or turn.msg.product_ids:
-        return None
-    return finish(turn, "admin_sale_create", {**turn.pending_args("admin_sale_create"), **sale_fields(turn)})
 
 
 def h_product_create(turn: Turn) -> Interpretation | None:

@@ -235,10 +235,6 @@ CANCEL_PENDING = _rx(
 )
 YES = _rx(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please\s+do|do\s+it|go\s+ahead|sounds\s+good|fine|confirm)\b")
 AUTOMATION = _rx(r"\bautomation\b|\bautomat(?:e|ic)\b.*\bsales?\b|\bsync\b.*\bsales\b|\bsales?\s+sync\b")
-SALE_CREATE = _rx(
-    r"\b(?:create|add|new|set\s*up|start|launch|schedule|make|plan|run)\b.*\b(?:sale|promo|promotion)\b"
-    r"|\bsale\b.*\d+\s*(?:%|percent)"
-)
 PRODUCT_CREATE = _rx(
     r"\b(?:add|create|make|list|register|new)\b.{0,30}?\bproducts?\b.{0,20}?\b(?:called|named|titled)\b"
     r"|\bnew\s+product\b|\bcreate\s+(?:an?\s+)?(?:new\s+)?product\b"

@@ -35,7 +35,6 @@ from .admin_rules import (  # noqa: F401
     h_product_update,
     h_review_delete,
     h_sale_automation,
-    h_sale_create,
 )
 from .cart_items import NUMERIC_SIZE, _quantity, items  # noqa: F401
 from .cart_rules import (  # noqa: F401
@@ -109,7 +108,7 @@ def h_fallback(turn: Turn) -> Interpretation:
 
 RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
     h_logout, h_login, h_cancel_pending, h_confirm_pending,
-    h_sale_automation, h_sale_create, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
+    h_sale_automation, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update,
     h_checkout, h_cart_clear, h_review, h_compare,
     h_set_line_quantity, h_cart_line_stock, h_cart_presence, h_cart_show, h_swap, h_cart_remove, h_cart_add, h_quantity_change,

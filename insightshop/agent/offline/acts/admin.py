@@ -18,8 +18,9 @@ from pathlib import Path
 
 from .. import brief as briefs
 from .. import entities
-from ..admin_fields import orders_list_fields
+from ..admin_fields import orders_list_fields, sale_fields
 from ..rules import Interpretation, Msg, PlannedCall
+from ..turns import Turn, finish
 from . import act
 from .products import stock_of_a_kind
 
@@ -491,17 +492,29 @@ class SaleFound:
 @act("admin_sale_create")
 def sale_create(request, _guess) -> Interpretation | None:
     """ "put the scarves 20% off", "put the priciest coat on sale 15% for a week", "20% off all kids' stuff this
-    weekend", "put those on sale at 10%": the scope (everything, departments, kinds or products) and the window."""
+    weekend", "put those on sale at 10%", "create a sale called Winter Warmers, 30% off kids' coats from Dec 1 to
+    Dec 24": the scope (everything, departments, kinds or products), the name and the window said, else a name from
+    the scope and a window from today."""
     plain = request.plain
     percent = PERCENT.search(plain)
     if not _wants_sale(request, plain, percent):
         return None
-    if re.search(r"\b(?:called|named|titled)\b|\b\d{4}-\d{2}-\d{2}\b|\bfrom\b.*\b(?:to|until|till)\b", plain):
-        return (
-            None  # "create a sale called Winter Warmers … from Dec 1 to Dec 24": the phrase rules read names and dates
-        )
-    msg = Msg(request.norm.text)
+    turn = Turn(request.norm.text, request.context, request.is_admin)
+    written = {**turn.pending_args("admin_sale_create"), **sale_fields(turn)}  # the name, percent and dates said
+    # the scope is read without the sale's name: "Black Friday" is no black products
+    name = written.get("name")
+    msg = Msg(re.sub(re.escape(name), " ", request.norm.text, flags=re.I) if name else request.norm.text)
     brief, section = _admin(request)
+    sort = meaning(plain, "sorts")
+    ids, scope, what = _targets(request, msg, section, sort=sort)
+    unsold = _unsold(plain) if request.is_admin and not (ids is not None or scope or sort) else None
+    if unsold and "name" not in written:
+        return _say(request, brief, f"The shop doesn't sell {unsold}, so I made no sale. Say a kind the shop "
+                                    "carries, a department or a product.")  # fmt: skip
+    if percent is None or not (ids is not None or scope or sort or said(plain, "everything")):
+        # the whole shop, named and dated as written ("new sale: Summer Splash, 20% off, June 1 - June 30");
+        # what is missing is asked for, the sale pending ("create a sale with 25% off")
+        return finish(turn, "admin_sale_create", written)
     value = float(percent.group(1))
     value = int(value) if value.is_integer() else value
     from ....services.pricing import today
@@ -509,15 +522,15 @@ def sale_create(request, _guess) -> Interpretation | None:
     start = today()
     days = _days(plain)
     base = {"discount_percentage": value, "start_date": start.isoformat(),
-            "end_date": (start + timedelta(days=days - 1)).isoformat(), "is_active": True, "name": f"{value}% off"}  # fmt: skip
-    sort = meaning(plain, "sorts")
-    ids, scope, what = _targets(request, msg, section, sort=sort)
+            "end_date": (start + timedelta(days=days - 1)).isoformat(), "is_active": True, "name": f"{value}% off",
+            **written}  # fmt: skip
+    named = "name" in written
     if ids is not None:
         names = ", ".join(i.name for i in request.vocabulary.products if i.id in ids[:2]) or "selected products"
-        return _plan(request, brief, [PlannedCall("admin_sale_create", {**base, "product_ids": ids,
-                                                                        "name": f"{base['name']} {names}"[:255]})])  # fmt: skip
+        name = base["name"] if named else f"{base['name']} {names}"[:255]
+        return _plan(request, brief, [PlannedCall("admin_sale_create", {**base, "product_ids": ids, "name": name})])
     if scope and not sort and "color" not in scope:
-        arguments = {**base, "name": f"{base['name']} {_scope_words(scope)}"[:255]}
+        arguments = {**base, "name": base["name"] if named else f"{base['name']} {_scope_words(scope)}"[:255]}
         if scope.get("category"):
             arguments["categories"] = [scope["category"]]
         if scope.get("clothing_type"):
@@ -526,19 +539,17 @@ def sale_create(request, _guess) -> Interpretation | None:
     if scope or sort:
         find = _find(scope or {}, sort, plain, msg)
         return _plan(request, brief, [PlannedCall("admin_products_find", find, then=SaleFound(base, what, section))])
-    if said(plain, "everything"):
-        return _plan(request, brief, [PlannedCall("admin_sale_create", {**base, "name": f"{base['name']} everything"})])
-    unsold = _unsold(plain) if request.is_admin else None
-    if unsold:
-        return _say(request, brief, f"The shop doesn't sell {unsold}, so I made no sale. Say a kind the shop "
-                                    "carries, a department or a product.")  # fmt: skip
-    return None  # "create a sale with 25% off": the phrase rules ask what it covers
+    return _plan(request, brief, [PlannedCall("admin_sale_create", {**base, "name": base["name"] if named else
+                                                                    f"{base['name']} everything"})])  # fmt: skip
 
 
 def _wants_sale(request, plain: str, percent) -> bool:
-    """A percent and a word that makes a sale (a shopper's "anything 20% off?" is a search)."""
-    if CART.search(plain) or not percent:
+    """A percent and a word that makes a sale (a shopper's "anything 20% off?" is a search), or a sale created
+    with no percent yet ("create a sale called Winter Warmers from Dec 1 to Dec 24": the percent is asked for)."""
+    if CART.search(plain):
         return False
+    if not percent:
+        return said(plain, "sale_create") and said(plain, "sale_words")
     return (
         said(plain, "sale_verbs")
         or request.is_admin
