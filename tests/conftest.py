@@ -23,11 +23,13 @@ from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
+from flask import Flask
 from flask_migrate import upgrade
 
 from insightshop import create_app
 from insightshop.extensions import db
-from insightshop.services import rate_limit_database
+from insightshop.services import rate_limit_database, rate_limit_storage
+from insightshop.web import page_cache
 from tests import transactions
 from tests.api_conformance import ConformingClient
 
@@ -342,20 +344,72 @@ def _restore_postgres(url: str, snapshot: str) -> None:
 
 @pytest.fixture
 def app(request, database_url, tmp_path, monkeypatch):
-    app = _app_for(database_url)
-    app.instance_path = str(tmp_path / "instance")
-    with app.app_context():
-        held = None if _commits(request) else transactions.hold(db.engine)
-        if held:
+    if _commits(request):
+        app = _app_for(database_url)
+        app.instance_path = str(tmp_path / "instance")
+        with app.app_context():
+            yield app
+            db.session.remove()
+            db.engine.dispose()
+        return
+    app = _shared_app(database_url)
+    saved = _lend(app, str(tmp_path / "instance"))
+    try:
+        with app.app_context():
+            held = transactions.hold(db.engine)
             # The rate-limit counters wait for SQLite's write lock unless the request's own connection holds it;
             # with one held connection there is no other connection to wait for (see tests/transactions.py).
             monkeypatch.setattr(rate_limit_database, "_request_holds_sqlite_write", lambda engine: False)
-        yield app
-        db.session.remove()
-        if held:
+            yield app
+            db.session.remove()
             held.release()
-        else:
-            db.engine.dispose()
+    finally:
+        _give_back(app, saved)
+
+
+# Per worker, one app per shared database (empty, seeded), built on its first rolled-back test and lent to every
+# later one. What a test changes on it — configuration, request hooks, the WSGI wrapping (the page cache's), its
+# extensions, the instance folder — is put back afterwards, and each test gets an empty page cache and rate-limit
+# memory of its own. A test that commits builds an app of its own.
+_SHARED_APPS: dict[str, Flask] = {}
+_HOOKS = ("before_request_funcs", "after_request_funcs", "teardown_request_funcs", "url_value_preprocessors",
+          "url_default_functions", "template_context_processors")  # fmt: skip
+
+
+def _shared_app(url: str) -> Flask:
+    if url not in _SHARED_APPS:
+        _SHARED_APPS[url] = _app_for(url)
+    return _SHARED_APPS[url]
+
+
+def _lend(app: Flask, instance_path: str) -> dict:
+    saved = {
+        "config": dict(app.config),
+        "wsgi_app": app.wsgi_app,
+        "hooks": {name: {key: list(funcs) for key, funcs in getattr(app, name).items()} for name in _HOOKS},
+        "extensions": dict(app.extensions),
+        "instance_path": app.instance_path,
+    }
+    app.instance_path = instance_path
+    app.extensions["page_cache"] = page_cache.new_cache(app)
+    counters = app.extensions[rate_limit_storage.EXTENSION_KEY]  # its memory (counts made while the store was busy)
+    app.extensions[rate_limit_storage.EXTENSION_KEY] = rate_limit_storage.CounterStorage(
+        counters.primary, counters.retry_seconds, counters.stand_in
+    )
+    app._got_first_request = False  # a test may still set the app up (the page cache's hooks): undone afterwards
+    return saved
+
+
+def _give_back(app: Flask, saved: dict) -> None:
+    app.config.clear()
+    app.config.update(saved["config"])
+    app.wsgi_app = saved["wsgi_app"]
+    for name, hooks in saved["hooks"].items():
+        getattr(app, name).clear()
+        getattr(app, name).update(hooks)
+    app.extensions.clear()
+    app.extensions.update(saved["extensions"])
+    app.instance_path = saved["instance_path"]
 
 
 @pytest.fixture(autouse=True)

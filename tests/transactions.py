@@ -27,6 +27,7 @@ class HeldEngine:
     engine: sa.Engine
     fairy: object
     savepoints: list[str] = field(default_factory=list)
+    guard: object = None
 
     def release(self) -> None:
         """Roll back everything the test did and give the connection back."""
@@ -34,6 +35,8 @@ class HeldEngine:
         driver.rollback()
         self.savepoints.clear()
         self.fairy.invalidate()  # the connection's state is ours, not the pool's: never reuse it
+        if self.guard is not None:  # the engine may be held again by the next test (a shared app's)
+            sa.event.remove(self.engine, "before_cursor_execute", self.guard)
         self.engine.dispose()
 
 
@@ -56,9 +59,9 @@ def hold(engine: sa.Engine) -> HeldEngine:
         driver.execute("BEGIN")
     else:
         driver.execute("SELECT 1")  # psycopg opens its transaction with the first statement and keeps it open
-    held = HeldEngine(engine, fairy)
+    held = HeldEngine(engine, fairy, guard=_statement_guard(threading.get_ident()))
     _hook_transactions(engine.dialect, held)
-    sa.event.listen(engine, "before_cursor_execute", _statement_guard(threading.get_ident()), retval=True)
+    sa.event.listen(engine, "before_cursor_execute", held.guard, retval=True)
     return held
 
 

@@ -35,7 +35,16 @@ PAGE_ARGUMENTS = {
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["page_cache"] = PageCache(
+    app.extensions["page_cache"] = new_cache(app)
+    # Even with the cache off here, commits bump the generation: other processes (or this app's CLI) may cache.
+    install_invalidation(_current_cache)
+    if app.config["PAGE_CACHE"]:
+        enable(app)
+
+
+def new_cache(app: Flask) -> PageCache:
+    """The app's page cache, empty, from its configuration."""
+    return PageCache(
         app.instance_path,
         redis_url=app.config.get("PAGE_CACHE_REDIS_URL") or app.config["REDIS_URL"],
         prefix=app.config["PAGE_CACHE_PREFIX"],
@@ -44,10 +53,6 @@ def init_app(app: Flask) -> None:
         signing_key=app.secret_key if isinstance(app.secret_key, bytes) else str(app.secret_key or "").encode(),
         retry_seconds=float(app.config.get("REDIS_RETRY_SECONDS", 5.0)),
     )
-    # Even with the cache off here, commits bump the generation: other processes (or this app's CLI) may cache.
-    install_invalidation(_current_cache)
-    if app.config["PAGE_CACHE"]:
-        enable(app)
 
 
 def enable(app: Flask) -> None:

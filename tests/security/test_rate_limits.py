@@ -40,6 +40,7 @@ def test_a_refusal_on_one_key_takes_nothing_from_the_others(app):
         rate_limits.take((RULE, "quiet"))
 
 
+@pytest.mark.commits  # thirty threads, each with a connection of its own
 def test_concurrent_attempts_never_pass_more_than_the_limit(app):
     passed, barrier = [], threading.Barrier(30)
 

@@ -14,7 +14,7 @@ from insightshop.models.rate_limits import RateLimitCounter
 from insightshop.services import rate_limit_database as store
 from insightshop.services import rate_limits
 from insightshop.services.rate_limit_database import DatabaseStorage
-from insightshop.services.rate_limit_storage import counters
+from insightshop.services.rate_limit_storage import SharedCounters, counters
 from tests.conftest import _app_for
 from tests.factories import make_user
 from tests.live.servers import RedisServer
@@ -43,7 +43,8 @@ def stored_counters(prefix=""):
 
 def test_the_default_store_is_the_database(app):
     assert app.config["RATELIMIT_STORAGE_URI"] == "database://"
-    assert isinstance(counters().primary, DatabaseStorage) and isinstance(limiter.storage, DatabaseStorage)
+    # the app's counters; the limiter (one object per process) counts through whichever app is current
+    assert isinstance(counters().primary, DatabaseStorage) and isinstance(limiter.limiter.storage, SharedCounters)
 
 
 def test_wrong_logins_split_over_two_workers_lock_the_sixth(app, second_worker):
