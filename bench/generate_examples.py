@@ -53,6 +53,7 @@ TOOL_INTENT = {
     "admin_sale_run_automation": "admin_sale_create", "admin_product_create": "admin_product_create",
     "admin_product_delete": "admin_product_delete", "admin_review_delete": "admin_review_delete",
     "admin_cart_clear_user": "admin_cart_clear", "product_details": "product_details",
+    "admin_sales_report": "admin_figures", "admin_products_find": "admin_product_find",
 }  # fmt: skip
 
 # Replies and follow-up questions: what the person wanted (judged by reading each message).

@@ -16,15 +16,12 @@ from .rule_words import (
     CLEAR_VERB,
     DELETE_VERB,
     IMPERATIVE_STATUS,
-    LOGIN,
-    LOGOUT,
     MARK_HASH,
     ORDER_STATEMENT,
     ORDER_STATUSES,
     PRODUCT_CREATE,
     PRODUCT_DELETE,
     RATING,
-    SIGNUP,
     STATUS_RX,
     STATUS_VERBS,
     UPDATE_ORDER,
@@ -35,19 +32,6 @@ from .rule_words import (
 from .turns import QUESTIONS, Turn, ask, call, finish, say
 
 # Intent handlers: each returns an Interpretation, or None when the message is not for it ----------------------
-
-
-def h_logout(turn: Turn) -> Interpretation | None:
-    return call(turn, "auth_logout", {}) if turn.msg.has(LOGOUT) else None
-
-
-def h_login(turn: Turn) -> Interpretation | None:
-    if turn.msg.has(LOGIN):
-        return say(turn, "Please use the login form below — never type your password into the chat.",
-                   wants_login_form=True)  # fmt: skip
-    if turn.msg.has(SIGNUP):
-        return say(turn, "You can create an account on the Register page — never type a password into the chat.")
-    return None
 
 
 def h_cancel_pending(turn: Turn) -> Interpretation | None:

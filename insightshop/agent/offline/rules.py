@@ -27,8 +27,6 @@ from .admin_rules import (  # noqa: F401
     h_cancel_pending,
     h_cart_clear_user,
     h_confirm_pending,
-    h_login,
-    h_logout,
     h_order_update,
     h_product_create,
     h_product_delete,
@@ -107,7 +105,7 @@ def h_fallback(turn: Turn) -> Interpretation:
 
 
 RULES: tuple[Callable[[Turn], Interpretation | None], ...] = (
-    h_logout, h_login, h_cancel_pending, h_confirm_pending,
+    h_cancel_pending, h_confirm_pending,
     h_sale_automation, h_product_create, h_review_delete, h_cart_clear_user, h_order_update,
     h_product_delete, h_product_update,
     h_checkout, h_cart_clear, h_review, h_compare,

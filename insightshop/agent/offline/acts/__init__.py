@@ -28,4 +28,4 @@ def resume(request):
     return admin.resume(request)
 
 
-from . import admin, order_lookup, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts
+from . import account, admin, order_lookup, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts
