@@ -48,14 +48,22 @@ def _shown_color(product: dict, colors: list[str]) -> str | None:
     return shown if shown in colors else None
 
 
-def _products(data: dict) -> dict:
+def _products(data: dict) -> dict | None:
+    """The products found and the closest ones; None when there are neither (a page past the last one, a search with
+    nothing near): the reply says so, and an empty card would only say how many there were."""
     products = data.get("products", [])
+    if not products and not data.get("suggestions"):
+        return None
     card = {"type": "products", "products": [_product(p) for p in products[:MAX_PRODUCTS]],
             "total": (data.get("pagination") or {}).get("total", len(products))}  # fmt: skip
     suggestions = [s for s in data.get("suggestions") or [] if isinstance(s, dict)]
     if suggestions:  # the closest products, each saying what it misses ("colour", "max price")
         card["suggestions"] = [_suggestion(s) for s in suggestions[:MAX_SUGGESTIONS]]
     return card
+
+
+def _titled(card: dict | None, title: str | None) -> dict | None:
+    return {**card, "title": title} if card else None
 
 
 def _suggestion(product: dict) -> dict:
@@ -98,7 +106,7 @@ BY_TOOL = {
     "admin_order_update_status": _order,
     "order_track": lambda data: {"type": "tracking", "shipment": data.get("shipment")},
     "admin_orders_list": lambda data: {"type": "orders", "orders": data.get("orders", [])},
-    "suggest_outfit": lambda data: {**_products(data), "title": data.get("reason")},
+    "suggest_outfit": lambda data: _titled(_products(data), data.get("reason")),
     "receipts_list": receipts_list_card,
     **ADMIN_CARDS,  # tables of figures for the admin tools (new stock, new prices), never a shopper's card
     **service_replies.CARDS,

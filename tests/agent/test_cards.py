@@ -172,3 +172,11 @@ def test_only_the_shops_own_links_become_links(app):
 
     assert card["products"][0]["url"] is None and card["products"][0]["image_url"] is None
     assert "javascript:" not in html and "data:" not in html and 'href="#"' in html
+
+
+def test_a_page_past_the_last_or_a_search_with_nothing_near_has_no_empty_card():
+    # "show me more" after every match was shown: the reply says so; a card would only say how many there were
+    assert cards.card_for("search_products", {"products": [], "pagination": {"total": 12}}) is None
+    assert cards.card_for("search_products", {"products": [], "suggestions": [], "pagination": {"total": 0}}) is None
+    assert cards.card_for("suggest_outfit", {"products": [], "reason": "For a wedding"}) is None
+    assert cards.card_for("suggest_outfit", {"products": [PRODUCT], "reason": "For a wedding"})["title"] == "For a wedding"

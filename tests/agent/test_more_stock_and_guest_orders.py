@@ -50,6 +50,7 @@ def test_show_me_more_shows_the_next_results_of_the_same_search_then_says_there_
     if total <= 20:
         last = say(guest, more, conversation=conversation)
         assert not matches(last) and "nothing more" in last["reply"]
+        assert not [c for c in last["cards"] if c.get("type") == "products"]  # no empty card under the reply
 
 
 def test_more_after_a_new_search_starts_from_that_searchs_second_page(guest):
