@@ -179,4 +179,6 @@ def test_a_page_past_the_last_or_a_search_with_nothing_near_has_no_empty_card():
     assert cards.card_for("search_products", {"products": [], "pagination": {"total": 12}}) is None
     assert cards.card_for("search_products", {"products": [], "suggestions": [], "pagination": {"total": 0}}) is None
     assert cards.card_for("suggest_outfit", {"products": [], "reason": "For a wedding"}) is None
-    assert cards.card_for("suggest_outfit", {"products": [PRODUCT], "reason": "For a wedding"})["title"] == "For a wedding"
+    assert (
+        cards.card_for("suggest_outfit", {"products": [PRODUCT], "reason": "For a wedding"})["title"] == "For a wedding"
+    )
