@@ -94,16 +94,30 @@ def _group_name(key: str, group_by: str) -> str:
 
 
 def sales_report_sentence(data: dict) -> str:
-    period = PERIODS.get(data["period"], data["period"])
+    period = (
+        _month_of(data.get("from")) if data["period"] == "last_month" else PERIODS.get(data["period"], data["period"])
+    )
     text = (f"{period}: revenue ${data['revenue']} from {_plural(data['orders'], 'paid order')}, "
             f"average ${data['average_order_value']}.")  # fmt: skip
     previous = data.get("previous")
     if previous:
-        text += (f" {BEFORE.get(data['period'], 'The period before').capitalize()}: ${previous['revenue']} from "
+        before = (
+            _month_of(previous.get("from"))
+            if data["period"] == "last_month"
+            else BEFORE.get(data["period"], "the period before")
+        )
+        text += (f" {before[:1].upper()}{before[1:]}: ${previous['revenue']} from "
                  f"{_plural(previous['orders'], 'paid order')} — revenue {_money_change(data['revenue'], previous['revenue'])}.")  # fmt: skip
     if data.get("group_by"):
         text += " " + _groups_sentence(data)
     return text
+
+
+def _month_of(first_day: str | None) -> str:
+    """ "In October 2026" for a calendar month's first day (ISO)."""
+    from datetime import date
+
+    return f"In {date.fromisoformat(first_day):%B %Y}" if first_day else "Last month"
 
 
 def _groups_sentence(data: dict) -> str:

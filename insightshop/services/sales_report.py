@@ -73,27 +73,45 @@ def groups(start: date | None, end: date, group_by: str) -> list[Group]:
     return sorted(found, key=lambda g: (-g.revenue, g.key))
 
 
+# The rolling periods (ending today) and the calendar month before this one ("revenue last month": all of October).
+REPORT_PERIODS = (*PERIODS, "last_month")
+
+
+def span(period: str, end: date) -> tuple[date | None, date]:
+    """The first and last day of a period ending `end` (the calendar month before end's month for last_month)."""
+    if period == "last_month":
+        last_day = end.replace(day=1) - timedelta(days=1)
+        return last_day.replace(day=1), last_day
+    days = PERIODS[period]
+    return (end - timedelta(days=days - 1) if days else None), end
+
+
+def span_before(period: str, start: date) -> tuple[date, date]:
+    """The period just before one starting `start`: as long (a calendar month: the month before)."""
+    if period == "last_month":
+        return span("last_month", start)
+    before_end = start - timedelta(days=1)
+    return before_end - timedelta(days=PERIODS[period] - 1), before_end
+
+
 def sales_report(period: str = "week", *, compare: bool = False, group_by: str | None = None) -> Report:
-    """The figures of a period ending today; with compare, the same figures for the equally long period before it;
-    with group_by (department, clothing_type), the item sales of each group in both periods."""
-    if period not in PERIODS:
+    """The figures of a period (one ending today, or last calendar month); with compare, the same figures for the
+    period just before it; with group_by (department, clothing_type), the item sales of each group in both."""
+    if period not in REPORT_PERIODS:
         raise Invalid(
-            f"period must be one of {', '.join(PERIODS)}", details=[{"field": "period", "message": "unknown"}]
+            f"period must be one of {', '.join(REPORT_PERIODS)}", details=[{"field": "period", "message": "unknown"}]
         )
     if group_by is not None and group_by not in GROUPS:
         raise Invalid(
             f"group_by must be one of {', '.join(GROUPS)}", details=[{"field": "group_by", "message": "unknown"}]
         )
-    if compare and PERIODS[period] is None:
+    if compare and period == "all":
         raise Invalid("All time has no period before it to compare with",
                       details=[{"field": "compare", "message": "not with period all"}])  # fmt: skip
-    end = today()
-    days = PERIODS[period]
-    start = end - timedelta(days=days - 1) if days else None
+    start, end = span(period, today())
     report = Report(period, window(start, end), group_by=group_by)
     if compare and start is not None:
-        before_end = start - timedelta(days=1)
-        before_start = before_end - timedelta(days=days - 1)
+        before_start, before_end = span_before(period, start)
         report.previous = window(before_start, before_end)
         if group_by:
             report.previous_groups = groups(before_start, before_end, group_by)

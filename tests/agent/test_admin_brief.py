@@ -228,6 +228,32 @@ def test_revenue_by_department_then_vs_the_week_before(admin):
     assert "The 7 days before" in follow["reply"]
 
 
+def test_revenue_last_month_is_the_calendar_month_then_the_month_before(admin):
+    from datetime import UTC, datetime, timedelta
+
+    from insightshop.services.pricing import today
+
+    last_month_day = today().replace(day=1) - timedelta(days=20)  # inside last calendar month, whatever today is
+    october, november = paid_orders("jane@example.com", 2)
+    october.paid_at = datetime.combine(last_month_day, datetime.min.time(), tzinfo=UTC) + timedelta(hours=12)
+    db.session.commit()
+    month = f"{last_month_day:%B %Y}"
+
+    turn = say(admin, "what was our revenue last month?")
+    [call] = turn["tool_calls"]
+    assert call["arguments"] == {"period": "last_month"}
+    assert f"In {month}: revenue ${october.total:.2f} from 1 paid order" in turn["reply"]  # this month's is not in it
+
+    follow = say(admin, "and vs the month before?", conversation=turn["conversation_id"])
+    [call] = follow["tool_calls"]
+    assert call["arguments"] == {"period": "last_month", "compare": True}
+    before = (last_month_day.replace(day=1) - timedelta(days=1)).replace(day=1)
+    assert f"In {before:%B %Y}: $0.00 from 0 paid orders" in follow["reply"]
+
+    both = say(admin, "revenue this month vs last month")
+    assert both["tool_calls"][0]["arguments"] == {"period": "month", "compare": True}
+
+
 def test_week_over_week_and_by_department_follow_up(admin):
     turn = say(admin, "week over week revenue")
     assert turn["tool_calls"][0]["arguments"] == {"period": "week", "compare": True}

@@ -25,6 +25,7 @@ from .rules import Interpretation
 CONFIDENCE_FLOOR = 0.5  # calibrated: at 0.5 and above the classifier is right about 9 times in 10 (bench)
 ASK_FLOOR = 0.2  # below this even the likeliest meaning is a guess in the dark: the rules' help text stays
 OFFER_FLOOR = 0.1  # a meaning offered as a button must be at least this likely
+NEXT_FLOOR = 0.15  # the second meaning's act is tried (after the first act declined) only if at least this likely
 MAX_OFFERS = 3
 PLAINLY_ADMIN = 0.85  # a shopper's message this surely an admin request goes to the admin act (the guard refuses)
 NEEDS_A_LIST = {"refine_results", "product_compare"}  # meanings that only exist after products were shown
@@ -83,7 +84,21 @@ def understand(request) -> Interpretation | None:
     if guess is None or guess.confidence < CONFIDENCE_FLOOR:
         return None
     handler = acts.ACTS.get(guess.label)
-    return handler(request, guess) if handler is not None else None
+    result = handler(request, guess) if handler is not None else None
+    return result if result is not None else _next_meaning(request, guess)
+
+
+def _next_meaning(request, guess: Guess) -> Interpretation | None:
+    """When the likeliest meaning's act finds nothing to do with the message, the second likeliest's act, if it is
+    likely enough ("vs the month before?" after the shop's figures reads like a receipts comparison, but there are no
+    receipts in scope: the admin's figures act takes it from the conversation)."""
+    if len(guess.ranked) < 2:
+        return None
+    label, probability = guess.ranked[1]
+    handler = acts.ACTS.get(label)
+    if handler is None or probability < NEXT_FLOOR or handler is acts.ACTS.get(guess.label):
+        return None
+    return handler(request, guess)
 
 
 def clarify(request, result: Interpretation) -> Interpretation:

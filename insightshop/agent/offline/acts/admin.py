@@ -567,7 +567,16 @@ def _unsold(plain: str) -> str | None:
 # Figures ------------------------------------------------------------------------------------------------------------
 
 
+# "revenue last month": the calendar month before this one, unless it is what this month is compared with.
+LAST_MONTH = re.compile(r"\blast\s+(?:calendar\s+)?month\b")
+AGAINST_LAST_MONTH = re.compile(
+    r"\bthis\s+month\b|\b(?:vs|versus|than|against|to|with|over|on)\s+(?:the\s+)?last\s+month\b"
+)
+
+
 def _period(plain: str) -> str | None:
+    if LAST_MONTH.search(plain) and not AGAINST_LAST_MONTH.search(plain):
+        return "last_month"
     from ..admin_requests import _period as loose_period
 
     if re.search(r"\bweek\s+(?:over|on)\s+week\b|\bwow\b|\bthe\s+week\s+before\b", plain):
@@ -603,6 +612,8 @@ def figures(request, _guess) -> Interpretation | None:
     if not said(plain, "figures") and not (follow_up and (group_by or compare or _period(plain))):
         return None
     period = _period(plain) or (section.get("period") if follow_up else None) or "week"
+    if follow_up and compare and section.get("period") == "last_month" and period == "month":
+        period = "last_month"  # "and the month before?" after last month's figures: the calendar month before it
     if period == "all":
         compare = False
     if not group_by and follow_up and not said(plain, "figures"):
