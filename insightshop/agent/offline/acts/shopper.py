@@ -255,12 +255,14 @@ def shop(request, guess) -> Interpretation | None:
     if listed and _brief_only(frame) and (reading.colors_in or reading.lifted) and not _new_garment(msg, frame):
         edited = _edited(frame, reading, msg)
         return _search(request, saved, edited)
-    if listed and frame and not _new_garment(msg, frame) and not msg.has(ADD) and not PICKED.search(request.plain):
+    if listed and frame and not _new_garment(msg, frame) and not msg.has(ADD) and not _picks(words):
         return _size_edit(request, saved, reading, msg)
     return None
 
 
-PICKED = re.compile(r"\b(?:ones?|it|them|those|these)\b")  # "the navy ones in 34": a pick from the list, the rules'
+def _picks(words: list[str]) -> bool:
+    """ "the navy ones in 34", "them in a 10": a pick from the list (the rules'), not the list again in a size."""
+    return bool(words_table("picked").find(words))
 
 
 def _size_edit(request, saved: dict, reading: Reading, msg: Msg) -> Interpretation | None:
