@@ -196,9 +196,15 @@ def _reset_postgres(url: str, snapshot: str | None) -> None:
         if snapshot is None:
             for table, rows in _SEED_ROWS.get(url, []):
                 connection.execute(table.insert(), rows)
-        sequences = _RESET_SQL[(url, "sequences")][0]
-        if sequences:
-            connection.exec_driver_sql(sequences)
+        _continue_sequences(connection, url)
+
+
+def _continue_sequences(connection, url: str) -> None:
+    """Every id sequence continues after its table's rows (a rollback keeps what nextval() handed out)."""
+    _reset_statements(connection, url, None)  # builds the schema's statements once
+    sequences = _RESET_SQL[(url, "sequences")][0]
+    if sequences:
+        connection.exec_driver_sql(sequences)
 
 
 def _empty_postgres(url: str) -> None:
@@ -208,8 +214,10 @@ def _empty_postgres(url: str) -> None:
 
 @pytest.fixture(scope="session")
 def seeded_database(migrated_database, tmp_path_factory):
-    """The migrated schema with the demo catalog seeded once: ('sqlite', file, file) or ('postgresql', schema url,
-    snapshot schema), the second being where rolled-back tests run and the third what a `commits` test copies."""
+    """The migrated schema with the demo catalog seeded once: ('sqlite', url, file) or ('postgresql', schema url,
+    snapshot schema). On PostgreSQL rolled-back tests run in the seeded schema and a `commits` test gets the snapshot's
+    rows; on SQLite the file is the pristine copy: rolled-back tests share a copy of it (_shared_sqlite_copy) and a
+    `commits` test gets one of its own."""
     kind, source = migrated_database
     if kind == "sqlite":
         seeded = tmp_path_factory.mktemp("seeded") / "seeded.db"
@@ -304,10 +312,7 @@ def _sqlite_commit_counter(path: Path) -> bytes:
 
 def _restart_sequences(url: str) -> None:
     with _reset_engine(url).begin() as connection:
-        _reset_statements(connection, url, None)
-        sequences = _RESET_SQL[(url, "sequences")][0]
-        if sequences:
-            connection.exec_driver_sql(sequences)
+        _continue_sequences(connection, url)
 
 
 def worker_schema() -> str:

@@ -4,6 +4,7 @@ listed with its figure before → after. replies.py merges these tables into its
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 DEPARTMENTS = {"men": "men's", "women": "women's", "kids": "kids'"}
@@ -115,8 +116,6 @@ def sales_report_sentence(data: dict) -> str:
 
 def _month_of(first_day: str | None) -> str:
     """ "In October 2026" for a calendar month's first day (ISO)."""
-    from datetime import date
-
     return f"In {date.fromisoformat(first_day):%B %Y}" if first_day else "Last month"
 
 
