@@ -103,7 +103,8 @@ def _called(msg: Msg, extra: str = "") -> str | None:
 
 
 def _product_name(msg: Msg) -> str | None:
-    match = re.search(r"\bproduct\s*[:\-]?\s+(?!called\b|named\b|titled\b|for\b|with\b|in\b|at\b)([a-z].+?)"
+    match = re.search(r"\b(?:product|prodcut|(?:new\s+)?item\s*:|listing\s*:)\s*[:\-]?\s+"
+                      r"(?!called\b|named\b|titled\b|for\b|with\b|in\b|at\b)([a-z].+?)"
                       + NAME_STOP, msg.low)  # fmt: skip
     return msg.raw[match.start(1) : match.end(1)].strip(" '") if match else None
 

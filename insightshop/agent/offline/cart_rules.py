@@ -97,7 +97,9 @@ def h_swap(turn: Turn) -> Interpretation | None:
 
 def h_cart_remove(turn: Turn) -> Interpretation | None:
     msg = turn.msg
-    if not msg.has(REMOVE) or (msg.has(ORDER_TALK) and not msg.has(CART_RX) and not msg.types):
+    if not (msg.has(REMOVE) or turn.sure("cart_remove")) or (
+        msg.has(ORDER_TALK) and not msg.has(CART_RX) and not msg.types
+    ):
         return None
     if msg.has(ADD) and not msg.has(REMOVE_WORDS):  # "add the hoodie, I won't need the receipt": an add
         return None
@@ -152,7 +154,13 @@ def h_cart_add(turn: Turn) -> Interpretation | None:
         or msg.has(CART_RX)
         and re.search(r"\b(?:in|into|to)\s+(?:my|the|our)?\s*(?:shopping\s+)?" + CART, msg.norm)
     )
-    if not (msg.has(ADD) or in_cart) or (msg.has(CART_RX) and CART_QUESTION.search(msg.norm) and not msg.has(ADD)):
+    # surely an add without an add verb ("I'd like the crew neck tee in navy, L", "throw in two white tees"): a line
+    # is said (a size, a count or "it"); "I want the tie neck blouse" alone shows it, to choose a size on
+    said = msg.size or msg.has(REFERENCE) or re.search(r"\b(?:\d+|two|three|four|five|six|couple)\b", msg.norm)
+    surely = turn.sure("cart_add") and said and "?" not in msg.raw and not CART_QUESTION.search(msg.norm)
+    if not (msg.has(ADD) or in_cart or surely) or (
+        msg.has(CART_RX) and CART_QUESTION.search(msg.norm) and not msg.has(ADD)
+    ):
         return None
     if INSTEAD_OF_IT.search(msg.norm) and turn.ctx.get("last_action") == "cart_add_item" and not msg.types:
         return None  # "can I have it in blue instead?": the line just added changes (h_refine), no second line
@@ -285,7 +293,8 @@ def h_cart_show(turn: Turn) -> Interpretation | None:
                              r"those|these|my\s+stuff)\s+(?:all\s+)?(?:come\s+to|add\s+up\s+to|cost\s+(?:all\s+)?together)\b|"
                              r"\bhow\s+much\s+(?:is|does)\s+everything\b|\bwhat\s+do\s+i\s+owe\b",
                              msg.norm)  # fmt: skip
-    return call(turn, "cart_show", {}) if bare or cart_words or left or msg.has(CART_TOTAL) else None
+    surely = turn.sure("cart_show")  # "what's the damage?"
+    return call(turn, "cart_show", {}) if bare or cart_words or left or surely or msg.has(CART_TOTAL) else None
 
 
 def h_quantity_change(turn: Turn) -> Interpretation | None:
@@ -467,6 +476,8 @@ def h_refine(turn: Turn) -> Interpretation | None:
         return _refine_add(turn, changes)
     if not (msg.has(REFINE) or _only_attributes(msg, SEARCH_FILLER)):
         return None
+    if not turn.ctx.get("last_search") and turn.sure("cart_update"):
+        return None  # "actually make it a small" with no list shown: a change to the cart's line (cart_updates.py)
     search = dict(turn.ctx.get("last_search") or {})
     search.update(changes)
     return _search_call(turn, search)

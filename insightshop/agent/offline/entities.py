@@ -58,11 +58,21 @@ class Mention:
 
 @lru_cache(maxsize=8)
 def _distinctive(vocabulary: ShopVocabulary) -> dict[str, frozenset[str]]:
-    """Product name → the words of it that tell it apart (not a type, colour or department word)."""
+    """Product name → the words of it that tell it apart (not a type, colour or department word). A word that names
+    another garment describes this one: "denim" tells the Classic Denim Jacket apart among jackets."""
     return {
-        name: frozenset(w for w in WORD.findall(name) if w not in _GENERIC and len(w) > 1)
+        name: frozenset(
+            w for w in WORD.findall(name) if len(w) > 1 and (w not in _GENERIC or _describes(w, name, vocabulary))
+        )
         for name in vocabulary.by_name
     }
+
+
+def _describes(word: str, name: str, vocabulary: ShopVocabulary) -> bool:
+    """A garment word ("denim" for jeans) in the name of a product of another garment (a jacket)."""
+    kind = vocabulary.by_name[name][0].clothing_type
+    means = SYNONYMS.get(word)
+    return bool(means) and word not in CLOTHING_TYPES and kind not in means and kind.rstrip("s") not in means
 
 
 def distinctive_words(vocabulary: ShopVocabulary) -> dict[str, frozenset[str]]:

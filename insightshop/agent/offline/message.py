@@ -118,7 +118,10 @@ class Msg:
 
     @cached_property
     def types(self) -> list[str]:
-        return [kind for kind in map(clothing_type, self.words) if kind]
+        """The garments named. In a compound the last noun is the garment: "denim jacket" is a jacket, "shirt dress"
+        a dress (the word before only describes it)."""
+        kinds = [clothing_type(word) for word in self.words]
+        return [kind for at, kind in enumerate(kinds) if kind and not (at + 1 < len(kinds) and kinds[at + 1])]
 
     @cached_property
     def colors(self) -> list[str]:

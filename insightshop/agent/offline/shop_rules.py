@@ -33,7 +33,8 @@ def h_checkout(turn: Turn) -> Interpretation | None:
     msg = turn.msg
     explicit = msg.has(CHECKOUT) and not (re.search(r"\bcheck\s+out\b", msg.norm) and msg.types)
     address = SHIP_TO.search(msg.low) and re.search(r"\d", msg.low)
-    if not explicit and not address:
+    surely = turn.sure("checkout") and not (msg.types or msg.product_ids)  # "ready to buy", "let's wrap this up"
+    if not (explicit or address or surely):
         return None
     return _checkout(turn)
 
@@ -71,7 +72,9 @@ def h_cart_clear(turn: Turn) -> Interpretation | None:
         and not (msg.types or msg.product_ids or NOT_THE_CART.search(msg.norm))
     )
     emptied = re.search(CART + r".*\b(?:emptied|cleared)\b", msg.norm)
-    if not (clear or everything or emptied):
+    # "bin everything in the bag": surely a clear, unless it names a user's cart or something else to delete
+    surely = turn.sure("cart_clear") and msg.user_id is None and not NOT_THE_CART.search(msg.norm)
+    if not (clear or everything or emptied or surely):
         return None
     spared = KEEP_EXCEPT.search(msg.norm)
     kept = _item(spared.group(1)) if spared else None
@@ -127,7 +130,7 @@ def h_review(turn: Turn) -> Interpretation | None:
 
 def h_compare(turn: Turn) -> Interpretation | None:
     msg = turn.msg
-    if not msg.has(COMPARE):
+    if not (msg.has(COMPARE) or turn.sure("product_compare")):
         return None
     ids = list(dict.fromkeys(n for n in msg.integers if n >= 1))
     if RANKED_COUNT.search(msg.norm) and not msg.product_ids:

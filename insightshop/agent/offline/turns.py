@@ -11,6 +11,8 @@ from .message import Msg
 from .plans import Interpretation, PlannedCall
 from .rule_words import EMAIL
 
+SURE = 0.5  # the pipeline's confidence floor: at or above it the classifier is right about 9 times in 10 (bench)
+
 # Results and context ------------------------------------------------------------------------------------------
 
 
@@ -23,6 +25,12 @@ class Turn:
         pending = self.ctx.pop("pending", None)
         self.pending = pending if isinstance(pending, dict) and isinstance(pending.get("args"), dict) else None
         self.is_admin = bool(is_admin)
+        self.intent: tuple[str, float] = ("", 0.0)  # the classifier's likeliest intent and its probability (rules.py)
+
+    def sure(self, label: str) -> bool:
+        """Is the message surely this intent (the classifier's likeliest, at or above SURE)? Then a handler needs no
+        verb of its own to act ("ready to buy" is a checkout without the word)."""
+        return self.intent[0] == label and self.intent[1] >= SURE
 
     def pending_args(self, tool: str) -> dict:
         return dict(self.pending["args"]) if self.pending and self.pending.get("tool") == tool else {}

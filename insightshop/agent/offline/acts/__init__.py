@@ -25,7 +25,7 @@ def act(*labels: str):
 def resume(request):
     """An answer to a question an act asked last turn (kept in the brief), before any classifying: an Interpretation,
     or None when there is no open question or this message is no answer to it."""
-    return admin.resume(request)
+    return admin.resume(request) or catalog.resume(request)
 
 
-from . import account, admin, order_lookup, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts
+from . import account, admin, catalog, order_lookup, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts

@@ -16,6 +16,7 @@ from ....services.receipts.query_words import CATEGORY_WORDS, receipt_filters
 from .. import brief as briefs
 from ..receipt_requests import BUDGET, ORDER_TALK, RECEIPT_NOUNS, UPLOAD_TALK
 from ..rules import Interpretation, PlannedCall
+from ..turns import SURE
 from . import act
 from .service_words import expand, has, starts_with, tokens, words
 
@@ -33,7 +34,8 @@ def receipts(request, guess) -> Interpretation | None:
     plain = text.lower()
     brief = briefs.load(request.context)
     before = brief["receipts"]
-    explicit = _about_receipts(plain)
+    # the words say it, or the classifier is sure ("compare this month with last month", "my largest lunch purchase")
+    explicit = _about_receipts(plain) or (guess.label in ACTS and guess.confidence >= SURE and not before)
     follow_up = bool(before) and not explicit and _elliptical(plain)
     if not (explicit or follow_up) or ORDER_TALK.search(plain) or UPLOAD_TALK.search(plain):
         return None
