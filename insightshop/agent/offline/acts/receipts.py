@@ -35,14 +35,14 @@ def receipts(request, guess) -> Interpretation | None:
     brief = briefs.load(request.context)
     before = brief["receipts"]
     # the words say it, or the classifier is sure ("compare this month with last month", "my largest lunch purchase")
-    explicit = _about_receipts(plain) or (guess.label in ACTS and guess.confidence >= SURE and not before)
+    today = _today(request)
+    said = _entities(text, plain, today)
+    explicit = _about_receipts(plain) or (bool(said) and _surely_receipts(request, guess, plain, before))
     follow_up = bool(before) and not explicit and _elliptical(plain)
     if not (explicit or follow_up) or ORDER_TALK.search(plain) or UPLOAD_TALK.search(plain):
         return None
     if BUDGET.search(plain) and not RECEIPT_NOUNS.search(plain):
         return None  # "jeans, I don't want to spend more than 50": a budget for a search
-    today = _today(request)
-    said = _entities(text, plain, today)
     shifted = _shifted(plain, before) if follow_up else None
     if shifted:
         said |= shifted
@@ -57,6 +57,17 @@ def receipts(request, guess) -> Interpretation | None:
     call = _call(kind, scope, plain, today)
     context["last_action"] = call.name
     return Interpretation(calls=[call], context=context)
+
+
+THE_SHOP = re.compile(r"\b(?:shop|store|insightshop|revenue|sales|customers?|who)\b")
+
+
+def _surely_receipts(request, guess, plain: str, before: dict) -> bool:
+    """A shopper's message the classifier is sure is about their receipts, said in words of its own and naming a period,
+    merchant or kind of purchase ("my largest lunch purchase", "compare this month with last month"): never a short follow-up to something else ("vs the month
+    before?" after the shop's figures, "how much for 3?" after an add), nor about the shop's own takings."""
+    sure = guess.label in ACTS and guess.confidence >= SURE
+    return sure and not before and not request.is_admin and not _elliptical(plain) and not THE_SHOP.search(plain)
 
 
 def _about_receipts(plain: str) -> bool:
