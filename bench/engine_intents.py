@@ -73,6 +73,8 @@ SERVES = {
     "admin_review_delete": {"admin_review_delete"},
     "admin_cart_clear_user": {"admin_cart_clear"},
 }
+# a read whose step answers another question: a search read for what is out of stock of a kind (admin_requests.StockOf)
+STEP_SERVES = {"StockOf": {"admin_stock_report", "admin_stock_read"}}
 REPLIES = {"greeting", "thanks_bye", "decline", "out_of_scope", "override_attempt", "size_advice", "shop_policy",
            "product_details", "return_eligibility", "refund_status", "order_cancel"}  # fmt: skip
 NO_QUESTION = {"greeting", "thanks_bye", "decline", "out_of_scope", "override_attempt"}
@@ -82,7 +84,9 @@ CONTEXT = {"user_email": "shopper@example.com", "today": "2026-11-29"}
 def served(result, label: str) -> bool:
     """Does what the engine did serve this intent?"""
     if result.calls:
-        return label in SERVES.get(result.calls[0].name, set())
+        first = result.calls[0]
+        step = type(first.then).__name__ if first.then is not None else None
+        return label in SERVES.get(first.name, set()) | STEP_SERVES.get(step, set())
     if result.wants_login_form:
         return label == "account_login"
     if (result.reply or "").startswith(pipeline.FALLBACK) or pipeline.SUGGESTIONS_KEY in result.context:

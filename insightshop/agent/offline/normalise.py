@@ -117,7 +117,9 @@ def _targets(vocabulary: ShopVocabulary) -> tuple[str, ...]:
               "receipt", "receipts", "spend", "spent", "spending", "expenses", "difference", "between",
               # the shop-question words ("retrun policy", "exchnage", "ship internationaly")
               "return", "returned", "returning", "exchange", "exchanges", "exchanged", "refunds", "refunded", "policy", "policies", "delivery", "deliver", "delivered", "deliveries", "international", "internationally",
-              "abroad", "overseas", "postage", "payment", "warranty"}  # fmt: skip
+              "abroad", "overseas", "postage", "payment", "warranty",
+              # the admin's stock and catalog words ("lowest stok", "restok", "most stocked" is no "smocked")
+              "stock", "stocked", "restock", "restocked", "inventory", "units", "deleted", "hidden", "inactive"}  # fmt: skip
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 
 
