@@ -4,15 +4,16 @@ entities (order number, e-mail, tracking number) fill the call, the conversation
 (the order just talked about, the signed-in shopper's address), and what is still missing is asked for — the
 partial call waits in context["pending"] and the answer completes it (rules.h_pending).
 
-Left to others (None): an admin's order changes ("order 9 has shipped with UPS …"), a signed-in shopper's "where
-are my orders" without a number (intent.my_orders lists them), a message that adds to the cart."""
+A signed-in shopper's orders without a number ("is my parcel on its way?") are listed when the classifier is sure;
+else intent.my_orders reads them. Left to others (None): an admin's order changes ("order 9 has shipped with UPS …"),
+a message that adds to the cart."""
 
 from __future__ import annotations
 
 from .. import rules
 from ..rule_words import ADD, ANY_TOKEN, TRACK, TRACK_TOKEN
 from ..shop_rules import _order_status
-from ..turns import QUESTIONS, Turn, ask, call
+from ..turns import QUESTIONS, SURE, Turn, ask, call
 from . import act
 
 
@@ -24,6 +25,8 @@ def look_up(request, guess) -> rules.Interpretation | None:
         return None
     token = TRACK_TOKEN.search(msg.raw) or (ANY_TOKEN.search(msg.raw) if msg.has(TRACK) else None)
     if guess.label == "orders_mine" and not token and msg.order_id is None and (turn.user_email or msg.types):
+        if turn.user_email and guess.confidence >= SURE:  # "is my parcel on its way", "did you send my jumper yet"
+            return call(turn, "orders_list_mine", {})
         return None  # the signed-in shopper's orders are listed (intent.my_orders); a garment is no order
     if msg.has(TRACK) and msg.order_id is None and guess.label != "order_status":
         if token is None:
