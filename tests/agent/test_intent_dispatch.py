@@ -183,3 +183,27 @@ def test_a_new_listing_in_a_sentence_is_created_with_its_fields(admin):
 def test_a_new_listing_without_its_fields_asks_for_them(admin):
     turn = say(admin, "add a product")
     assert turn["tool_calls"] == [] and "name" in turn["reply"] and "price" in turn["reply"]
+
+
+# A whole look -----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("message", ["put together an outfit for a wedding", "style me for the office"])
+def test_an_outfit_for_an_occasion_shows_smart_pieces(guest, message):
+    turn = say(guest, message)
+    [search] = turn["tool_calls"]
+    assert search["name"] == "search_products" and "dress" in search["arguments"]["clothing_types"]
+    assert search["result"]["products"] and "denim" in search["arguments"]["exclude_materials"]
+
+
+def test_complete_the_look_with_one_of_the_list_styles_that_product(guest):
+    listed = say(guest, "show me men's shirts")
+    first = listed["tool_calls"][0]["result"]["products"][0]["id"]
+    turn = say(guest, "complete the look with the first one", conversation=listed["conversation_id"])
+    [styled] = turn["tool_calls"]
+    assert styled["name"] == "suggest_outfit" and styled["arguments"] == {"product_id": first}
+
+
+def test_a_look_with_nothing_to_go_on_asks_what_it_is_for(guest):
+    turn = say(guest, "build me a whole outfit")
+    assert turn["tool_calls"] == [] and "what is it for" in turn["reply"]

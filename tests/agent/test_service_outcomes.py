@@ -264,3 +264,27 @@ def test_it_means_the_order_just_talked_about_not_the_newest(app, buyer):
 
     assert f"#{returned.id}" in turn["reply"] and f"#{newest.id}" not in turn["reply"]
     assert turn["tool_calls"][-1]["arguments"] == {"order_id": returned.id}
+
+
+@pytest.mark.parametrize("message", ["is my order still returnable", "am I still within the 30 days for my order?"])
+def test_return_eligibility_in_other_words_answers_from_the_orders_dates(app, buyer, message):
+    order = make_paid_order(buyer, make_product("Linen Shirt", stock=4))
+    deliver(order, 5)
+    turn = say(buyer, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["order_return_eligibility"]
+    assert turn["reply"].startswith("Yes") and f"#{order.id}" in turn["reply"]
+
+
+@pytest.mark.parametrize("message", ["is my parcel on its way", "have you sent my things yet"])
+def test_a_signed_in_shoppers_order_question_in_other_words_lists_their_orders(buyer, message):
+    order = make_paid_order(buyer, make_product("Wool Coat", stock=4))
+    turn = say(buyer, message)
+    assert [c["name"] for c in turn["tool_calls"]] == ["orders_list_mine"]
+    assert [o["id"] for o in turn["tool_calls"][0]["result"]["orders"]] == [order.id]
+
+
+@pytest.mark.parametrize("message, expected", [("compare this month with last month", "receipts_compare"),
+                                               ("my largest purchase this year", "receipts_extreme")])  # fmt: skip
+def test_a_receipts_question_without_spending_words_reads_the_receipts(spender, message, expected):
+    turn = say(spender, message)
+    assert [c["name"] for c in turn["tool_calls"]] == [expected]

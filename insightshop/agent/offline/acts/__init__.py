@@ -28,4 +28,4 @@ def resume(request):
     return admin.resume(request) or catalog.resume(request)
 
 
-from . import account, admin, catalog, order_lookup, orders, products, receipts, shopper  # noqa: E402,F401 — each registers its acts
+from . import account, admin, catalog, order_lookup, orders, outfits, products, receipts, shopper  # noqa: E402,F401 — each registers its acts

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import brief as briefs
 from ..rules import Interpretation, PlannedCall
+from ..turns import SURE
 from . import act
 from .service_words import expand, has
 
@@ -71,6 +72,10 @@ def my_order(request, guess) -> Interpretation | None:
     in_scope = brief["order"].get("order_id")
     number = ORDER_NUMBER.search(plain)
     kind = _kind(plain, guess.label)
+    if kind is None and guess.label in TOOLS and guess.confidence >= SURE and not has(plain, "hypothetical"):
+        kind = (
+            guess.label
+        )  # the words are the shopper's own ("is my order still returnable", "am I within the 30 days")
     if kind is None:
         return None
     # a guest's "cancel my last order": the newest order of their cart, if any (the tools check whose it is)

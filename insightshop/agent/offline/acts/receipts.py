@@ -37,7 +37,8 @@ def receipts(request, guess) -> Interpretation | None:
     # the words say it, or the classifier is sure ("compare this month with last month", "my largest lunch purchase")
     today = _today(request)
     said = _entities(text, plain, today)
-    explicit = _about_receipts(plain) or (bool(said) and _surely_receipts(request, guess, plain, before))
+    named = bool(said) or has(plain, "largest") or has(plain, "smallest")  # a scope, or the extreme asked for
+    explicit = _about_receipts(plain) or (named and _surely_receipts(request, guess, plain, before))
     follow_up = bool(before) and not explicit and _elliptical(plain)
     if not (explicit or follow_up) or ORDER_TALK.search(plain) or UPLOAD_TALK.search(plain):
         return None
@@ -67,7 +68,8 @@ def _surely_receipts(request, guess, plain: str, before: dict) -> bool:
     merchant or kind of purchase ("my largest lunch purchase", "compare this month with last month"): never a short follow-up to something else ("vs the month
     before?" after the shop's figures, "how much for 3?" after an add), nor about the shop's own takings."""
     sure = guess.label in ACTS and guess.confidence >= SURE
-    return sure and not before and not request.is_admin and not _elliptical(plain) and not THE_SHOP.search(plain)
+    following = bool(request.context.get("last_action")) and _elliptical(plain)  # a short follow-up to something else
+    return sure and not before and not request.is_admin and not following and not THE_SHOP.search(plain)
 
 
 def _about_receipts(plain: str) -> bool:
