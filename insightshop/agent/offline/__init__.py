@@ -36,6 +36,21 @@ SUBSTITUTE_FOR = re.compile(
 
 SET_ASIDE = (intent.closing, intent.clear_but_keep, intent.negation)
 LATER_DECIDERS = tuple(decide for decide in intent.DECIDERS if decide not in SET_ASIDE)
+# The later deciders that read one kind of request run only when the classifier finds that kind likely (the others
+# read entities or guard: an order shipped with its tracking number, a thing the shop does not sell, an admin's
+# request, code or a catalog wipe refused)
+DECIDES = {
+    intent.dashboard: {"admin_figures", "admin_stock_report", "admin_stock_read"},
+    intent.my_receipts: {"receipts_spending", "receipts_extreme", "receipts_compare", "receipts_find"},
+    intent.my_orders: {"orders_mine", "order_status", "order_track", "refund_status", "order_cancel"},
+    intent.search_not_removal: {"product_search", "refine_results"},
+}
+
+
+def _likely(decide, request: intent.Request) -> bool:
+    labels = DECIDES.get(decide)
+    guess = pipeline.guess_for(request) if labels else None
+    return guess is None or any(label in labels and p >= rules.ALSO_LIKELY for label, p in guess.ranked)
 
 
 def load_vocabulary() -> ShopVocabulary:
@@ -67,6 +82,8 @@ def interpret(
     # what it says not to do is set aside first ("don't add the socks"); then the intent learned from labelled
     # examples and its act on the brief (pipeline.py); then the older rules
     for decide in (*SET_ASIDE, pipeline.understand, slots.fill_shipping, slots.colours_ruled_out, *LATER_DECIDERS):
+        if not _likely(decide, request):
+            continue
         outcome = decide(request)
         if isinstance(outcome, Interpretation):
             return _checked(outcome, request)
