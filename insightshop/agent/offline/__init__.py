@@ -81,9 +81,8 @@ def interpret(
         request = intent.Request(normalise(resized, vocabulary), context, bool(is_admin), vocabulary, request.notes)
     # what it says not to do is set aside first ("don't add the socks"); then the intent learned from labelled
     # examples and its act on the brief (pipeline.py); then the older rules
-    for decide in (*SET_ASIDE, pipeline.understand, slots.fill_shipping, slots.colours_ruled_out, *LATER_DECIDERS):
-        if not _likely(decide, request):
-            continue
+    deciders = (*SET_ASIDE, pipeline.understand, slots.fill_shipping, slots.colours_ruled_out, *LATER_DECIDERS)
+    for decide in (d for d in deciders if _likely(d, request)):
         outcome = decide(request)
         if isinstance(outcome, Interpretation):
             return _checked(outcome, request)
