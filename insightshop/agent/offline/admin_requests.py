@@ -577,11 +577,34 @@ def sales_of_a_period(request) -> Interpretation | None:
     return _call(request, "admin_dashboard", {"period": period})
 
 
+# Each reading of an admin's request runs only when the classifier finds its kind likely (the answer to a question
+# asked and what no tool does are read first, whatever the kind).
+READS = {
+    customer_orders: {"admin_orders_find"},
+    order_counts: {"admin_figures", "admin_orders_find"},
+    best_sellers: {"admin_product_find", "admin_figures"},
+    product_change: {"admin_stock_change", "admin_price_change", "admin_product_update"},
+    stock_of_kind: {"admin_stock_report", "admin_stock_read"},
+    sales_of_a_period: {"admin_figures"},
+}
+LIKELY = 0.1
+
+
+def _likely(decide, request) -> bool:
+    from .pipeline import guess_for
+
+    labels = READS.get(decide)
+    guess = guess_for(request) if labels else None
+    return guess is None or any(label in labels and p >= LIKELY for label, p in guess.ranked)
+
+
 def admin_request(request) -> Interpretation | None:
     if not request.is_admin:
         return shopper_asks_figures(request)
     for decide in (pending_choice, cannot_do, customer_orders, order_counts, best_sellers, product_change,
                    stock_of_kind, sales_of_a_period):  # fmt: skip
+        if not _likely(decide, request):
+            continue
         outcome = decide(request)
         if outcome is not None:
             return outcome
