@@ -207,3 +207,8 @@ def test_complete_the_look_with_one_of_the_list_styles_that_product(guest):
 def test_a_look_with_nothing_to_go_on_asks_what_it_is_for(guest):
     turn = say(guest, "build me a whole outfit")
     assert turn["tool_calls"] == [] and "what is it for" in turn["reply"]
+
+
+def test_a_change_to_an_empty_cart_says_it_is_empty(guest):
+    turn = say(guest, "make it 3")
+    assert turn["reply"].startswith("Your cart is empty, so there is nothing to change.") and lines(guest) == []

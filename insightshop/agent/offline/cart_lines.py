@@ -50,9 +50,11 @@ def the_line(cart: dict, wanted: WantedLine) -> tuple[dict | None, str | None]:
     fitting = [line for line in lines if wanted.fits(line)]
     if len(fitting) > 1 and wanted.word:
         fitting = [line for line in fitting if wanted.word in str(line.get("name", "")).lower()] or fitting
+    if not lines:
+        return None, "Your cart is empty, so there is nothing to change."
     if not fitting:
         held = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in lines)
-        return None, f"Your cart has no {wanted.described()}." + (f" It holds {held}." if held else "")
+        return None, f"Your cart has no {wanted.described()}. It holds {held}."
     if len(fitting) > 1:
         listed = "; ".join(f"{line['quantity']} × {line_label(line)}" for line in fitting)
         return None, f"Your cart has {len(fitting)} lines like that: {listed}. Which one should I change?"
