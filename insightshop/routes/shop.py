@@ -66,8 +66,12 @@ def show_product(product_id: int):
     page = shared_product_page(product_id, args.get("color"), args.get("size"), args.get("view"))
     related = remember("related", product_id, lambda: _related_cards(product_id))
     saved = product_id in wishlist.saved_product_ids(current_actor())
-    return render_page("shop/product.html", ["product_main"], view=page.view, related=related, saved=saved,
-                       facts=shop_policies.buying_facts(page.product.fabric), **review_context(page))  # fmt: skip
+    # a size or colour picked swaps only the buy box (and the picture, out of band): the page holds still
+    picked = request.headers.get("HX-Target") == "buy-box"
+    blocks = ["buy_box", "product_picture"] if picked else ["product_main"]
+    return render_page("shop/product.html", blocks, view=page.view, related=related, saved=saved,
+                       picture_out_of_band=picked, facts=shop_policies.buying_facts(page.product.fabric),
+                       **review_context(page))  # fmt: skip
 
 
 def _related_cards(product_id: int) -> list[display.Card]:

@@ -147,8 +147,8 @@ class CachedPageServer:
 
 def page_key(environ) -> str:
     """The whole URL, its query parameters in one order (?a=1&b=2 and ?b=2&a=1 are one page), and whether htmx
-    wants the fragment or the page."""
-    kind = "fragment" if wants_fragment(environ) else "page"
+    wants the page or a fragment, and which (the product page's buy box or its whole main block)."""
+    kind = f"fragment:{environ.get('HTTP_HX_TARGET', '')}" if wants_fragment(environ) else "page"  # one per part
     query = urlencode(sorted(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)))
     url = "\0".join((environ["wsgi.url_scheme"], get_host(environ), environ.get("SCRIPT_NAME", ""),
                      environ.get("PATH_INFO", ""), query))  # fmt: skip

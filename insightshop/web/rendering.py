@@ -24,4 +24,5 @@ def render_page(template: str, fragment_blocks: list[str], status: int = 200, **
         body = render_template(template, fragment=False, **context)
     response = make_response(body, status)
     response.vary.add("HX-Request")
+    response.vary.add("HX-Target")
     return response

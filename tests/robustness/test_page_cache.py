@@ -88,6 +88,22 @@ def test_the_fragment_and_the_page_are_kept_apart(cached):
     assert fragment.headers["X-Cache"] == "miss" and b"<html" not in fragment.data and b"<html" in page.data
 
 
+def test_the_product_pages_buy_box_and_main_block_are_kept_apart(cached):
+    product = make_product("Oxford Shirt")
+    client = cached.test_client()
+    url = f"/products/{product.id}?size=M"
+
+    buy_box = client.get(url, headers={"HX-Request": "true", "HX-Target": "buy-box"})
+    main = client.get(url, headers={"HX-Request": "true", "HX-Target": "product-main"})
+    again = client.get(url, headers={"HX-Request": "true", "HX-Target": "buy-box"})
+
+    assert main.headers["X-Cache"] == "miss" and again.headers["X-Cache"] == "hit"
+    assert b'id="product-main"' not in buy_box.data and b'id="buy-box"' in buy_box.data
+    assert b'id="product-picture" class="product-picture" hx-swap-oob="true"' in buy_box.data
+    assert b'id="product-main"' in main.data and b"hx-swap-oob" not in main.data.split(b'id="product-rating"')[0]
+    assert "HX-Target" in buy_box.headers["Vary"] and again.data == buy_box.data
+
+
 def test_a_logged_in_shopper_neither_gets_nor_leaves_a_cached_page(cached):
     make_user("nia@example.com", first_name="Nia")
     product = make_product("Oxford Shirt", sizes=("L",))

@@ -23,7 +23,7 @@ def _gallery(html: str) -> list[dict[str, str]]:
 
 
 def _main_picture(html: str) -> dict[str, str]:
-    return _attributes(re.search(r'<div class="product-picture">(<img [^>]*>)', html).group(1))
+    return _attributes(re.search(r'<div [^>]*class="product-picture"[^>]*>(<img [^>]*>)', html).group(1))
 
 
 def _four_colour_shirt():
