@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import EmailField, HiddenField, IntegerField, RadioField, StringField, TextAreaField
+from wtforms import EmailField, HiddenField, IntegerField, RadioField, StringField, TelField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
 
@@ -17,9 +17,14 @@ class CheckoutForm(FlaskForm):
     shipping_address = StringField("Address", validators=[DataRequired(), Length(max=500)])
     shipping_city = StringField("City", validators=[DataRequired(), Length(max=100)])
     shipping_state = StringField("State / region", validators=[DataRequired(), Length(max=100)])
-    shipping_zip = StringField("ZIP / postcode", validators=[DataRequired(), Length(max=20)])
+    # the number keyboard on a phone (letters stay one tap away for a postcode)
+    shipping_zip = StringField(
+        "ZIP / postcode", validators=[DataRequired(), Length(max=20)], render_kw={"inputmode": "numeric"}
+    )
     shipping_country = StringField("Country", default="US", validators=[Optional(), Length(max=50)])
-    shipping_phone = StringField("Phone (optional)", validators=[Optional(), Length(max=30)])
+    shipping_phone = TelField(
+        "Phone (optional)", validators=[Optional(), Length(max=30)], render_kw={"inputmode": "tel"}
+    )
     shipping_method = RadioField(
         "Delivery",
         choices=[SelectChoice(method, delivery_label(method)) for method in DELIVERY_OPTIONS],
@@ -30,9 +35,11 @@ class CheckoutForm(FlaskForm):
 
 
 class CardForm(FlaskForm):
-    card_number = StringField("Card number", validators=[DataRequired(), Length(min=12, max=23)])
-    expiry = StringField("Expiry (MM/YY)", validators=[Optional(), Length(max=7)])
-    cvc = StringField("CVC", validators=[Optional(), Length(max=4)])
+    card_number = StringField(
+        "Card number", validators=[DataRequired(), Length(min=12, max=23)], render_kw={"inputmode": "numeric"}
+    )
+    expiry = StringField("Expiry (MM/YY)", validators=[Optional(), Length(max=7)], render_kw={"inputmode": "numeric"})
+    cvc = StringField("CVC", validators=[Optional(), Length(max=4)], render_kw={"inputmode": "numeric"})
 
 
 class LookupForm(FlaskForm):

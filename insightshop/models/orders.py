@@ -81,6 +81,11 @@ class Order(TimestampMixin, db.Model):
     def can_change_to(self, status: str) -> bool:
         return status in ORDER_TRANSITIONS.get(self.status, ())
 
+    @property
+    def next_statuses(self) -> tuple[str, ...]:
+        """The statuses this order may still move to (none once delivered or cancelled)."""
+        return ORDER_TRANSITIONS.get(self.status, ())
+
     def can_pay(self) -> bool:
         return self.status == "pending" and not self.is_paid
 

@@ -118,6 +118,25 @@ def test_order_status_form_and_invalid_transition_message(admin_client):
     assert f"Order #{order.id} is now cancelled." in cancelled.get_data(as_text=True)
 
 
+def test_a_final_order_shows_no_status_form_and_an_open_one_offers_only_its_next_statuses(admin_client):
+    shopper = Actor(user=make_user())
+    product = make_product(sizes=("L",))
+    cart.add_item(shopper, product.id, 1)
+    order = orders.place_order(shopper, details())
+
+    open_page = admin_client.get(f"/admin/orders/{order.id}").get_data(as_text=True)
+    assert '<option value="paid">' in open_page and '<option value="cancelled">' in open_page
+    assert '<option value="delivered">' not in open_page and "can no longer change" not in open_page
+
+    token = csrf_token(admin_client, f"/admin/orders/{order.id}")
+    admin_client.post(f"/admin/orders/{order.id}/status", data={"status": "cancelled", "csrf_token": token})
+    final_page = admin_client.get(f"/admin/orders/{order.id}").get_data(as_text=True)
+    assert (
+        'name="status"' not in final_page
+        and "Cancelled is final: this order's status can no longer change." in final_page
+    )
+
+
 def test_sales_page_creates_a_sale_and_runs_automation(admin_client):
     token = csrf_token(admin_client, "/admin/sales")
 

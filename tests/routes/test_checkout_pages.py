@@ -142,3 +142,23 @@ def test_lookup_by_id_and_email_and_tracking(client):
     assert found.status_code == 303 and found.headers["Location"].endswith(f"/orders/{order.id}")
     assert wrong.status_code == 404 and "No order matches" in wrong.get_data(as_text=True)
     assert "DHL" in tracked.get_data(as_text=True) and "Order placed" in tracked.get_data(as_text=True)
+
+
+def test_phone_keyboards_and_autofill_for_the_address_and_the_card(client):
+    fill_cart(client)
+    page = client.get("/checkout").get_data(as_text=True)
+    assert re.search(r'<input[^>]*autocomplete="postal-code"[^>]*inputmode="numeric"|'
+                     r'<input[^>]*inputmode="numeric"[^>]*autocomplete="postal-code"', page)  # fmt: skip
+    assert re.search(r'<input[^>]*name="shipping_phone"[^>]*type="tel"|<input[^>]*type="tel"[^>]*name="shipping_phone"',
+                     page)  # fmt: skip
+    placed, _ = checkout(client)
+    pay = client.get(placed.location).get_data(as_text=True)
+    for name, autofill in (("card_number", "cc-number"), ("expiry", "cc-exp"), ("cvc", "cc-csc")):
+        tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', pay).group(0)
+        assert 'inputmode="numeric"' in tag and f'autocomplete="{autofill}"' in tag, tag
+
+
+def test_the_checkout_summary_comes_with_its_lines_folding_away(client):
+    fill_cart(client)
+    page = client.get("/checkout").get_data(as_text=True)
+    assert '<details class="summary-lines" open>' in page and "<summary>2 items</summary>" in page
