@@ -33,10 +33,16 @@ def register():
         except DomainError as error:
             show_error(form, error)
         else:
-            # The same answer whether the address is new or already has an account (its owner gets a notice).
             send_registration_mail(registration)
-            flash(f"Check your email: we sent a message to {form.email.data.strip()}. Confirm your address, "
-                  "then log in.", "success")  # fmt: skip
+            if registration.created is not None:  # a new account: signed in at once, the address still to confirm
+                log_in(registration.created)
+                flash(f"Welcome, {registration.created.display_name} — your account is ready and you're signed in. "
+                      f"Confirm your email address with the link we sent to {registration.created.email}.",
+                      "success")  # fmt: skip
+                return redirect(safe_next(request.args.get("next"), url_for("auth.account")))
+            # an address that already has an account: its owner gets a notice, nobody is signed in
+            flash(f"Check your email: we sent a message to {form.email.data.strip()}. If you already have an "
+                  "account, log in or reset your password from there.", "success")  # fmt: skip
             return redirect(url_for("auth.login"))
     return render_template("auth/register.html", form=form), 422 if form.is_submitted() else 200
 

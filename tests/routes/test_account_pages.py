@@ -14,17 +14,25 @@ def link_in_latest_email() -> str:
     return re.search(r"http://127\.0\.0\.1:\d+(/\S+)", list_outbox()[0].body).group(1)
 
 
-def test_register_sends_a_link_that_verifies_then_the_account_logs_in(client):
+def test_register_signs_the_shopper_in_and_the_link_confirms_the_address(client):
     response = post_form(client, "/register", {"first_name": "Nia", "last_name": "Obi", "email": "nia@example.com",
                                                "password": "correct horse battery", "confirm": "correct horse battery"})  # fmt: skip
 
-    assert response.status_code == 302 and response.location.endswith("/login")
-    assert "Check your email" in client.get("/login").get_data(as_text=True)
-    assert client.get(link_in_latest_email()).status_code == 302
-    post_form(client, "/login", {"email": "nia@example.com", "password": "correct horse battery"})
+    assert response.status_code == 302 and response.location.endswith("/account")
     account = client.get("/account").get_data(as_text=True)
-    assert "Hello, Nia Obi" in account and "Email confirmed" in account
+    assert "Hello, Nia Obi" in account and "you&#39;re signed in" in account and "Email confirmed" not in account
+    assert client.get(link_in_latest_email()).status_code == 302
+    assert "Email confirmed" in client.get("/account").get_data(as_text=True)
     assert db.session.query(User).one().is_verified
+
+
+def test_registering_a_taken_address_signs_nobody_in(client):
+    make_user("taken@example.com")
+    response = post_form(client, "/register", {"email": "taken@example.com", "password": "correct horse battery",
+                                               "confirm": "correct horse battery"})  # fmt: skip
+    assert response.location.endswith("/login")
+    assert "If you already have an account" in client.get("/login").get_data(as_text=True)
+    assert client.get("/account").status_code == 302
 
 
 def test_register_form_shows_errors_and_changes_nothing(client):

@@ -107,14 +107,21 @@ def test_registering_a_taken_address_changes_nothing_about_the_account(app, clie
     )
 
 
-def test_the_registration_page_answers_the_same_for_a_taken_address(client):
-    make_user("taken@example.com")
+def test_the_registration_page_signs_in_only_a_new_account_and_leaves_a_taken_one_alone(client):
+    """Issue 29: the page signs a new shopper in (so it tells a visitor that an address was free; the API's sign-up
+    still answers the same for both). A taken address signs nobody in and its account is not touched."""
+    owner = make_user("taken@example.com")
+    before = owner.password_hash
 
     def register(email):
         return client.post("/register", data={"email": email, "password": PASSWORD, "confirm": PASSWORD,
                                               "csrf_token": csrf_token(client, "/register")})  # fmt: skip
 
-    taken, new = register("taken@example.com"), register("new@example.com")
-
-    assert taken.status_code == new.status_code == 302 and taken.location == new.location
-    assert client.get("/account").status_code == 302  # neither logs the visitor in
+    taken = register("taken@example.com")
+    assert taken.status_code == 302 and taken.location.endswith("/login")
+    assert client.get("/account").status_code == 302  # nobody signed in
+    db.session.expire_all()
+    assert db.session.get(User, owner.id).password_hash == before
+    new = register("new@example.com")
+    assert new.status_code == 302 and new.location.endswith("/account")
+    assert client.get("/account").status_code == 200
