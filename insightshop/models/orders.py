@@ -82,6 +82,12 @@ class Order(TimestampMixin, db.Model):
         return status in ORDER_TRANSITIONS.get(self.status, ())
 
     @property
+    def items_subtotal(self) -> Decimal:
+        """What the lines add up to at the prices paid (sales taken off): the subtotal every page, mail, PDF and
+        API answer shows; `subtotal` keeps the list prices' sum and `discount` what sales took off it."""
+        return self.subtotal - self.discount
+
+    @property
     def next_statuses(self) -> tuple[str, ...]:
         """The statuses this order may still move to (none once delivered or cancelled)."""
         return ORDER_TRANSITIONS.get(self.status, ())

@@ -8,6 +8,14 @@ from ..models.orders import ORDER_STATUSES, Order, ReturnRequest
 from ..services.order_timeline import timeline_dicts
 from .products import DATE_TIME, MONEY, NULLABLE_STRING
 
+# One subtotal rule (the cart, the pages, mail, PDF and this API agree): the lines at the prices paid; the sale's
+# saving is said beside it, already taken off.
+SUBTOTAL = {**MONEY, "description": "The lines at the prices paid (any sale already taken off)."}
+SALE_SAVING = {
+    **MONEY,
+    "description": "What sales took off the list prices; already in subtotal, never subtracted again.",
+}
+
 CHECKOUT_BODY = {
     "type": "object",
     "required": ["shipping_name", "shipping_address", "shipping_city", "shipping_state", "shipping_zip", "email"],
@@ -123,8 +131,8 @@ ORDER_SUMMARY_SCHEMA = {
         "created_at": DATE_TIME,
         "paid_at": NULLABLE_DATE_TIME,
         "currency": CURRENCY,
-        "subtotal": MONEY,
-        "discount": MONEY,
+        "subtotal": SUBTOTAL,
+        "discount": SALE_SAVING,
         "shipping": MONEY,
         "tax": MONEY,
         "total": MONEY,
@@ -223,8 +231,8 @@ ORDER_LOOKUP_SCHEMA = {
         "paid_at": NULLABLE_DATE_TIME,
         "delivered_at": NULLABLE_DATE_TIME,
         "currency": CURRENCY,
-        "subtotal": MONEY,
-        "discount": MONEY,
+        "subtotal": SUBTOTAL,
+        "discount": SALE_SAVING,
         "shipping": MONEY,
         "tax": MONEY,
         "total": MONEY,
@@ -322,8 +330,8 @@ def order_to_dict(order: Order, *, full: bool = True) -> dict:
         "created_at": order.created_at.isoformat(),
         "paid_at": order.paid_at.isoformat() if order.paid_at else None,
         "currency": order.currency,
-        "subtotal": money(order.subtotal),
-        "discount": money(order.discount),
+        "subtotal": money(order.items_subtotal),  # the lines at the prices paid, as every page shows it
+        "discount": money(order.discount),  # what sales took off the list prices, already in subtotal
         "shipping": money(order.shipping),
         "tax": money(order.tax),
         "total": money(order.total),
@@ -378,7 +386,8 @@ def order_lookup_to_dict(order: Order) -> dict:
         "paid_at": order.paid_at.isoformat() if order.paid_at else None,
         "delivered_at": order.delivered_at.isoformat() if order.delivered_at else None,
         "currency": order.currency,
-        **{name: money(getattr(order, name)) for name in ("subtotal", "discount", "shipping", "tax", "total")},
+        "subtotal": money(order.items_subtotal),
+        **{name: money(getattr(order, name)) for name in ("discount", "shipping", "tax", "total")},
         "item_count": order.item_count,
         "test_payment": order.is_test_payment,
         "items": [

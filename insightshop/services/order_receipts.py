@@ -55,10 +55,8 @@ def receipt_lines(order: Order) -> list[str]:
         lines.append(detail)
     lines += [
         "-" * WIDTH,
-        _row("SUBTOTAL", f"{order.subtotal:.2f}"),
+        _row("SUBTOTAL", f"{order.items_subtotal:.2f}"),
     ]
-    if order.discount:
-        lines.append(_row("DISCOUNT", f"-{order.discount:.2f}"))
     lines += [
         _row(f"SHIPPING ({order.shipping_method})", f"{order.shipping:.2f}"),
         _row("TAX", f"{order.tax:.2f}"),

@@ -134,6 +134,11 @@ class Totals:
     tax: Decimal
     total: Decimal
 
+    @property
+    def items_subtotal(self) -> Decimal:
+        """The lines at the prices paid: the one subtotal shown everywhere (Order.items_subtotal)."""
+        return self.subtotal - self.discount
+
 
 SHIPPING_METHODS = ("standard", "express")
 # What a shopper reads about each method (the checkout page, the assistant's shop answers).

@@ -136,10 +136,14 @@ def _wording(order: Order, kind: str, facts: dict) -> tuple[str, list[str]]:
 
 
 def _totals(order: Order) -> list[tuple[str, Decimal]]:
-    rows = [("Subtotal", order.subtotal)]
-    if order.discount:
-        rows.append(("Sale discount", -order.discount))
-    rows += [("Shipping", order.shipping), ("Tax", order.tax), ("Total", order.total)]
+    rows = [
+        ("Subtotal", order.items_subtotal),
+        ("Shipping", order.shipping),
+        ("Tax", order.tax),
+        ("Total", order.total),
+    ]
+    if order.discount:  # already in the line prices: said, never taken off again
+        rows.append(("Sale savings, in the prices above", order.discount))
     return rows
 
 

@@ -298,9 +298,7 @@ class ReceiptDocument(FPDF):
 
     def total_rows(self) -> list[tuple[str, str, tuple[int, int, int]]]:
         order, facts = self.order, self.facts
-        rows = [("Subtotal", self.amount(order.subtotal), INK)]
-        if order.discount:
-            rows.append(("Sale discount", self.amount(-order.discount), ACCENT_2))
+        rows = [("Subtotal", self.amount(order.items_subtotal), INK)]
         rows.append((f"Shipping ({facts.delivery_method})", self.amount(order.shipping) if order.shipping else "Free",
                      INK))  # fmt: skip
         rows.append(("Tax", self.amount(order.tax), INK))
