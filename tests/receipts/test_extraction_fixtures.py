@@ -90,7 +90,7 @@ def test_the_shops_own_receipt_layout_is_read_back(monkeypatch):
     order = SimpleNamespace(
         is_paid=True, id=7, paid_at=dt.datetime(2026, 5, 4, 12, 0, tzinfo=dt.UTC), shipping_name="Ann Lee",
         items=[item(3, "Canvas Tote Bag", "12.00", "12.00"), item(1, "Wool Beanie", "18.50", "22.00")],
-        subtotal=Decimal("54.50"), discount=Decimal("5.45"), shipping_method="standard", shipping=Decimal("4.95"),
+        subtotal=Decimal("58.00"), discount=Decimal("3.50"), items_subtotal=Decimal("54.50"), shipping_method="standard", shipping=Decimal("4.95"),
         tax=Decimal("4.31"), currency="GBP", total=Decimal("58.31"), payment_method="Visa ending 4242",
         payment_provider="stripe",
     )  # fmt: skip

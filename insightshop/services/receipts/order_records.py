@@ -37,7 +37,7 @@ def record_order_receipt(order: Order) -> Receipt | None:
         stored_name=None, content_type="text/plain", size_bytes=len(text.encode()),
         sha256=hashlib.sha256(text.encode()).hexdigest(), status="completed", method=METHOD, raw_text=text,
         merchant_name=order_receipts.MERCHANT, merchant_address=None, purchase_date=order.paid_at.date(),
-        currency=order.currency, subtotal=order.subtotal, tax_amount=order.tax, total_amount=order.total,
+        currency=order.currency, subtotal=order.items_subtotal, tax_amount=order.tax, total_amount=order.total,
         confidence=1.0, field_confidence=dict.fromkeys(FIELDS_CERTAIN, 1.0), processing_time_ms=0,
         agent_version=METHOD, processed_at=order.paid_at,
     )  # fmt: skip
@@ -76,7 +76,7 @@ def order_extraction(order: Order, document: ReceiptDocument) -> ReceiptExtracti
         merchant_address=ExtractedValue(None, 1.0),
         purchase_date=value(order.paid_at.date().isoformat(), order.paid_at.date().isoformat(), "Date:"),
         currency=value(order.currency, order.currency, "TOTAL"),
-        subtotal=value(order.subtotal, f"{order.subtotal:.2f}", "SUBTOTAL"),
+        subtotal=value(order.items_subtotal, f"{order.items_subtotal:.2f}", "SUBTOTAL"),  # the lines at the prices paid
         tax_amount=value(order.tax, f"{order.tax:.2f}", "TAX"),
         total_amount=value(order.total, f"{order.total:.2f}", "TOTAL"),
         items=tuple(items), confidence=1.0, engine=METHOD,
