@@ -136,3 +136,25 @@ def test_no_serious_or_critical_axe_violations(live_server, browser, tmp_path, w
     context.close()
 
     assert not audit.found, f"axe found serious or critical violations at {width}×{height}:\n{audit.report()}"
+
+
+CONTRAST_JS = """(el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+                                      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let back = el.parentElement;
+  while (back && getComputedStyle(back).backgroundColor.match(/[\\d.]+/g)?.[3] === "0") back = back.parentElement;
+  const ring = lum(rgb(getComputedStyle(el).outlineColor));
+  const page = lum(rgb(getComputedStyle(back || document.body).backgroundColor));
+  return (Math.max(ring, page) + 0.05) / (Math.min(ring, page) + 0.05);
+}"""
+
+
+def test_the_keyboard_focus_ring_has_at_least_3_to_1_contrast_with_what_is_around_it(live_server, page):
+    """Issue 29, item 18: the focus indicator reaches 3:1 against the surface it is drawn on."""
+    page.goto(f"{live_server}/products/1")
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        focused = page.evaluate_handle("document.activeElement")
+        assert page.evaluate("(el) => getComputedStyle(el).outlineStyle", focused) != "none"
+        assert page.evaluate(CONTRAST_JS, focused) >= 3
