@@ -49,8 +49,7 @@ DECIDES = {
 
 def _likely(decide, request: intent.Request) -> bool:
     labels = DECIDES.get(decide)
-    guess = pipeline.guess_for(request) if labels else None
-    return guess is None or any(label in labels and p >= rules.ALSO_LIKELY for label, p in guess.ranked)
+    return not labels or pipeline.likely(request, labels)
 
 
 def load_vocabulary() -> ShopVocabulary:

@@ -587,15 +587,13 @@ READS = {
     stock_of_kind: {"admin_stock_report", "admin_stock_read"},
     sales_of_a_period: {"admin_figures"},
 }
-LIKELY = 0.1
 
 
 def _likely(decide, request) -> bool:
-    from .pipeline import guess_for
+    from .pipeline import likely
 
     labels = READS.get(decide)
-    guess = guess_for(request) if labels else None
-    return guess is None or any(label in labels and p >= LIKELY for label, p in guess.ranked)
+    return not labels or likely(request, labels)
 
 
 def admin_request(request) -> Interpretation | None:

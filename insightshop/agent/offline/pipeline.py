@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from . import acts
-from .classifier import Guess, classify
+from .classifier import LIKELY, PLAINLY_ADMIN, Guess, classify
 from .rules import Interpretation
 
 CONFIDENCE_FLOOR = 0.5  # calibrated: at 0.5 and above the classifier is right about 9 times in 10 (bench)
@@ -27,7 +27,6 @@ ASK_FLOOR = 0.2  # below this even the likeliest meaning is a guess in the dark:
 OFFER_FLOOR = 0.1  # a meaning offered as a button must be at least this likely
 NEXT_FLOOR = 0.15  # the second meaning's act is tried (after the first act declined) only if at least this likely
 MAX_OFFERS = 3
-PLAINLY_ADMIN = 0.85  # a shopper's message this surely an admin request goes to the admin act (the guard refuses)
 NEEDS_A_LIST = {"refine_results", "product_compare"}  # meanings that only exist after products were shown
 FALLBACK = "Sorry, I didn't get that"  # the rules' reply when nothing matched (rules.h_fallback)
 SUGGESTIONS_KEY = "offline_suggestions"  # this turn's buttons: [{"label", "message"}] (not remembered)
@@ -50,6 +49,12 @@ def guess_for(request) -> Guess | None:
     if GUESS_NOTE not in request.notes:
         request.notes[GUESS_NOTE] = classify(text, is_admin=request.is_admin)
     return request.notes[GUESS_NOTE]
+
+
+def likely(request, labels: set[str]) -> bool:
+    """Is one of these intents at least LIKELY for this message? (No message to classify: nothing rules it out.)"""
+    guess = guess_for(request)
+    return guess is None or any(label in labels and p >= LIKELY for label, p in guess.ranked)
 
 
 def _admin_reading(request) -> Interpretation | None:

@@ -50,7 +50,7 @@ from .cart_rules import (  # noqa: F401
     h_swap,
 )
 from .cart_updates import h_cart_line_update
-from .classifier import classify
+from .classifier import LIKELY, PLAINLY_ADMIN, classify
 from .message import Msg, clothing_type  # noqa: F401
 from .plans import Interpretation, PlannedCall  # noqa: F401
 from .rule_words import (  # noqa: F401
@@ -162,8 +162,6 @@ BY_INTENT: dict[str, tuple[Callable[[Turn], Interpretation | None], ...]] = {
 # answer is tried before their handlers; for the others (an add, a checkout) after them
 ANSWER_FIRST = frozenset(["product_search", "refine_results", "greeting", "thanks_bye"])
 ELSEWHERE = frozenset(["out_of_scope", "override_attempt"])  # surely these: nothing to look for in the shop
-ALSO_LIKELY = 0.1  # a runner-up meaning's handlers are tried (after the likeliest's declined) if at least this likely
-PLAINLY_ADMIN = 0.85  # a shopper's message this surely an admin request is planned as one (the guard refuses it)
 
 
 def ranked_intents(text: str, is_admin: bool) -> list[tuple[str, float]]:
@@ -186,7 +184,7 @@ def handlers_for(ranked: list[tuple[str, float]]) -> list[Callable[[Turn], Inter
     runners-up's."""
     ordered: list[Callable[[Turn], Interpretation | None]] = list(STATE_FIRST)
     for rank, (label, probability) in enumerate(ranked):
-        if rank and probability < ALSO_LIKELY:
+        if rank and probability < LIKELY:
             break
         if label in ANSWER_FIRST or label not in BY_INTENT:
             ordered.append(h_pending)
