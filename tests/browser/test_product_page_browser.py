@@ -97,3 +97,15 @@ def test_the_buy_bar_follows_on_a_phone_and_adds_the_size_picked(live_server, sc
     bar.get_by_role("button", name=f"Add to cart · {price}").click()
     expect(screen.locator("#add-status")).to_contain_text("Added")
     expect(screen.locator(".cart-count, [data-cart-count]").first).to_have_text("1")
+
+
+def test_a_failed_pick_says_so_above_the_sizes_and_keeps_them_in_a_row(live_server, screen):
+    screen.goto(f"{live_server}/products/1")
+    screen.route("**/products/1?*", lambda route: route.fulfill(status=500, body="boom"))
+    screen.locator("#size-L").click()
+
+    alert = screen.locator(".htmx-error").first
+    expect(alert).to_contain_text("Something went wrong on our side")
+    sizes_top = screen.locator(".size-options").bounding_box()["y"]
+    assert alert.bounding_box()["y"] < sizes_top  # above the size group, never between its buttons
+    assert screen.locator("#size-M").bounding_box()["y"] == screen.locator("#size-L").bounding_box()["y"]

@@ -33,8 +33,9 @@
   }
 
   function anchorFor(elt) {
-    // Next to the form or control the shopper used; a fixed notice when that element is gone.
-    const form = elt && elt.closest ? elt.closest("form") : null;
+    // Next to the form or control the shopper used (above a whole group marked data-errors-here, such as the size
+    // buttons, rather than between them); a fixed notice when that element is gone.
+    const form = elt && elt.closest ? elt.closest("form, [data-errors-here]") : null;
     const anchor = form || elt;
     return anchor && document.body.contains(anchor) ? anchor : null;
   }
